@@ -1,0 +1,37 @@
+package dev.georesolver.normalize;
+
+import dev.georesolver.geo.Bbox;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/**
+ * {@code sha256(normalized_address + "|" + canonical_bbox)} in lower-case hex (DESIGN §5); the bbox
+ * part is empty when there is none. Thread-safe.
+ */
+public final class IdempotencyKey {
+
+  private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(() -> {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 missing from the JDK", e);
+    }
+  });
+
+  private IdempotencyKey() {}
+
+  /** The key of a normalized address and an optional bbox. */
+  public static String of(String normalizedAddress, Bbox bbox) {
+    return sha256Hex(normalizedAddress + "|" + (bbox == null ? "" : bbox.canonical()));
+  }
+
+  /** Lower-case hex sha256 of the UTF-8 bytes of {@code s}. */
+  public static String sha256Hex(String s) {
+    MessageDigest md = SHA256.get();
+    md.reset();
+    return HexFormat.of().formatHex(md.digest(s.getBytes(StandardCharsets.UTF_8)));
+  }
+}

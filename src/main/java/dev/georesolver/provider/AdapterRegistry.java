@@ -1,0 +1,42 @@
+package dev.georesolver.provider;
+
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The adapters the manifest may name. HTTP adapters are stateless singletons; local adapters
+ * ({@code cached_index}, {@code gazetteer}) need runtime resources and are built by the tier
+ * verticle, so only their names are listed here.
+ */
+public final class AdapterRegistry {
+
+  /** The cached spatial index rung (DESIGN §7): no endpoint. */
+  public static final String CACHED_INDEX = "cached_index";
+  /** The offline gazetteer rung: no endpoint. */
+  public static final String GAZETTEER = "gazetteer";
+
+  private static final Map<String, ProviderAdapter> HTTP = Map.of(
+      "generic", new GenericAdapter());
+
+  private AdapterRegistry() {}
+
+  /** The HTTP adapter of that name, if any. */
+  public static Optional<ProviderAdapter> http(String name) {
+    return Optional.ofNullable(HTTP.get(name));
+  }
+
+  /** Whether the name is a local (in-process) adapter, which takes no endpoint. */
+  public static boolean isLocal(String name) {
+    return CACHED_INDEX.equals(name) || GAZETTEER.equals(name);
+  }
+
+  /** Every name the manifest may use, sorted. */
+  public static Set<String> names() {
+    Set<String> s = new TreeSet<>(HTTP.keySet());
+    s.add(CACHED_INDEX);
+    s.add(GAZETTEER);
+    return s;
+  }
+}

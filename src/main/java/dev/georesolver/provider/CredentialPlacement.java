@@ -1,0 +1,23 @@
+package dev.georesolver.provider;
+
+/**
+ * Where a tier's credential goes on the outbound request: a header or a query parameter.
+ *
+ * @param header header name, or null
+ * @param queryParam query parameter name, or null
+ */
+public record CredentialPlacement(String header, String queryParam) {
+
+  public static CredentialPlacement header(String name) {
+    return new CredentialPlacement(name, null);
+  }
+
+  public static CredentialPlacement queryParam(String name) {
+    return new CredentialPlacement(null, name);
+  }
+
+  /** Places {@code secret} on the request. */
+  public OutboundRequest apply(OutboundRequest r, String secret) {
+    return header != null ? r.withHeader(header, secret) : r.withQueryParam(queryParam, secret);
+  }
+}

@@ -1,0 +1,7 @@
+package dev.georesolver.provider;
+
+/** Which way a lookup goes: address to point, or point to place. */
+public enum Direction {
+  FORWARD,
+  REVERSE
+}

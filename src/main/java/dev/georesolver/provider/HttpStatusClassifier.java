@@ -1,0 +1,64 @@
+package dev.georesolver.provider;
+
+import java.time.Duration;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+
+/**
+ * The HTTP-status rules of DESIGN §3 that every adapter shares. Pure and thread-safe.
+ */
+public final class HttpStatusClassifier {
+
+  private HttpStatusClassifier() {}
+
+  /**
+   * The failure for a non-2xx status, or null for 2xx (the adapter reads the body).
+   *
+   * @param notFoundIsNoMatch whether 404 means "no match" for this provider (the generic contract
+   *     and cache tiers say so); otherwise 404 is unclassified
+   */
+  public static ProviderAnswer.Failed classify(ProviderResponse r, boolean notFoundIsNoMatch) {
+    int s = r.status();
+    if (s >= 200 && s < 300) {
+      return null;
+    }
+    return switch (s) {
+      case 502, 503, 504 -> fail(FailureClass.TRANSIENT, "HTTP " + s);
+      case 500 -> fail(FailureClass.DEGRADABLE, "HTTP 500");
+      case 429 -> new ProviderAnswer.Failed(FailureClass.QUOTA, "HTTP 429", retryAfterMs(r.header("retry-after"), System.currentTimeMillis()));
+      case 401, 403 -> fail(FailureClass.CREDENTIAL, "HTTP " + s);
+      case 400, 422 -> fail(FailureClass.REJECTED, "HTTP " + s);
+      case 404 -> notFoundIsNoMatch ? fail(FailureClass.NO_MATCH, "HTTP 404") : fail(FailureClass.UNCLASSIFIED, "HTTP 404");
+      default -> fail(FailureClass.UNCLASSIFIED, "HTTP " + s);
+    };
+  }
+
+  private static ProviderAnswer.Failed fail(FailureClass c, String detail) {
+    return new ProviderAnswer.Failed(c, detail, null);
+  }
+
+  /**
+   * Reads {@code Retry-After}: delta-seconds or an HTTP-date (RFC 9110 §10.2.3).
+   *
+   * @param nowMs wall-clock epoch millis, for the HTTP-date form
+   * @return milliseconds to stay away (never negative), or null when absent or unreadable
+   */
+  public static Long retryAfterMs(String value, long nowMs) {
+    if (value == null || value.isBlank()) {
+      return null;
+    }
+    String v = value.trim();
+    try {
+      long seconds = Long.parseLong(v);
+      return seconds < 0 ? null : Duration.ofSeconds(seconds).toMillis();
+    } catch (NumberFormatException notSeconds) {
+      try {
+        long at = ZonedDateTime.parse(v, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant().toEpochMilli();
+        return Math.max(0, at - nowMs);
+      } catch (DateTimeParseException notDate) {
+        return null;
+      }
+    }
+  }
+}

@@ -1,0 +1,42 @@
+package dev.georesolver.provider;
+
+/**
+ * Speaks one provider's HTTP dialect: builds its requests and reads its responses.
+ *
+ * <p>Pure: no I/O, no Vert.x lifecycle, no clock. Implementations are immutable and thread-safe.
+ * The tier verticle sends what {@link #forward}/{@link #reverse} build and hands the response to
+ * {@link #parse}; it applies the credential, the manifest's extra headers and
+ * {@code Idempotency-Key} itself. Transport failures (timeouts, resets) never reach an adapter.
+ *
+ * <p>{@code endpoint} is the tier's manifest {@code endpoint}; each adapter documents in
+ * docs/providers.md which paths it appends to it.
+ */
+public interface ProviderAdapter {
+
+  /** The manifest {@code adapter:} name. */
+  String name();
+
+  /** The request for a forward lookup. */
+  OutboundRequest forward(String endpoint, ForwardQuery query);
+
+  /** Whether {@link #reverse} is supported. */
+  default boolean supportsReverse() {
+    return false;
+  }
+
+  /** The request for a reverse lookup; only called when {@link #supportsReverse()}. */
+  default OutboundRequest reverse(String endpoint, ReverseQuery query) {
+    throw new UnsupportedOperationException(name() + " does not support reverse lookups");
+  }
+
+  /**
+   * Reads one response: candidates best first, or a failure classified as DESIGN §3 says. Never
+   * throws: a body that cannot be read is {@link FailureClass#DEGRADABLE}.
+   */
+  ProviderAnswer parse(Direction direction, ProviderResponse response, SchemaMode mode);
+
+  /** Where the credential goes when the manifest does not say; null when the provider takes none. */
+  default CredentialPlacement defaultCredential() {
+    return null;
+  }
+}
