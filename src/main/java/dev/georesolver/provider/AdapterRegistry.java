@@ -32,6 +32,11 @@ public final class AdapterRegistry {
     return CACHED_INDEX.equals(name) || GAZETTEER.equals(name);
   }
 
+  /** Whether the named adapter answers reverse lookups (local adapters all do). */
+  public static boolean supportsReverse(String name) {
+    return isLocal(name) || http(name).map(ProviderAdapter::supportsReverse).orElse(false);
+  }
+
   /** Every name the manifest may use, sorted. */
   public static Set<String> names() {
     Set<String> s = new TreeSet<>(HTTP.keySet());

@@ -1,0 +1,141 @@
+package dev.georesolver;
+
+import dev.georesolver.bus.Codecs;
+import dev.georesolver.cache.DedupeVerticle;
+import dev.georesolver.chain.ChainVerticle;
+import dev.georesolver.config.Manifest;
+import dev.georesolver.config.Secret;
+import dev.georesolver.config.TierConfig;
+import dev.georesolver.deadline.Ticker;
+import dev.georesolver.ingress.IngressVerticle;
+import dev.georesolver.provider.AdapterRegistry;
+import dev.georesolver.provider.LocalAdapter;
+import dev.georesolver.tier.TierSpec;
+import dev.georesolver.tier.TierVerticle;
+import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Function;
+import java.util.random.RandomGenerator;
+
+/**
+ * Deploys the resolver's verticles on a Vertx in dependency order — dedupe, one verticle per tier,
+ * the chain instances, then ingress — so nothing takes traffic before what it talks to is
+ * listening. Used by {@link Main} and by the scenario tests, which run the whole stack in-process.
+ */
+public final class GeoResolver {
+
+  private static final Logger log = LoggerFactory.getLogger(GeoResolver.class);
+
+  private GeoResolver() {}
+
+  /**
+   * How to deploy.
+   *
+   * @param port HTTP port; 0 picks a free one
+   * @param chainInstances chain verticle instances
+   * @param ingressInstances ingress verticle instances (sharing the port)
+   * @param env the environment credentials are read from
+   * @param localAdapters factories of local adapters by manifest adapter name
+   * @param clock wall clock
+   * @param ticker monotonic clock
+   * @param random jitter source
+   */
+  public record Options(
+      int port,
+      int chainInstances,
+      int ingressInstances,
+      Map<String, String> env,
+      Map<String, Function<Vertx, Future<LocalAdapter>>> localAdapters,
+      Clock clock,
+      Ticker ticker,
+      RandomGenerator random) {
+
+    /** Production defaults: one chain and one ingress instance per core. */
+    public static Options defaults(int port, Map<String, String> env) {
+      int cores = Runtime.getRuntime().availableProcessors();
+      return new Options(port, cores, cores, env, Map.of(), Clock.systemUTC(), Ticker.SYSTEM, ThreadLocalRandom.current());
+    }
+
+    /** These options with other local adapter factories. */
+    public Options withLocalAdapters(Map<String, Function<Vertx, Future<LocalAdapter>>> factories) {
+      return new Options(port, chainInstances, ingressInstances, env, factories, clock, ticker, random);
+    }
+
+    /** These options with one chain and one ingress instance (tests). */
+    public Options single() {
+      return new Options(port, 1, 1, env, localAdapters, clock, ticker, random);
+    }
+  }
+
+  /**
+   * A running resolver.
+   *
+   * @param port the HTTP port bound
+   * @param deploymentIds every deployment, in deployment order
+   */
+  public record Running(int port, List<String> deploymentIds) {}
+
+  /** Deploys everything; fails (having deployed part) if any verticle fails to start. */
+  public static Future<Running> deploy(Vertx vertx, Manifest manifest, Options o) {
+    Codecs.registerAll(vertx.eventBus());
+    List<String> ids = new ArrayList<>();
+    manifest.disabledTiers().forEach((name, why) -> log.info("tier {} left out of the ladder: {}", name, why));
+    Future<Void> chain = vertx.deployVerticle(new DedupeVerticle(manifest.routing().idempotency(), o.clock(),
+            () -> o.ticker().nanoTime()))
+        .map(ids::add).mapEmpty();
+    for (TierConfig t : manifest.enabledTiers()) {
+      chain = chain.compose(v -> deployTier(vertx, manifest, t, o)).map(ids::add).mapEmpty();
+    }
+    return chain
+        .compose(v -> vertx.deployVerticle(() -> new ChainVerticle(manifest, o.clock(), o.ticker()),
+            new DeploymentOptions().setInstances(o.chainInstances())))
+        .map(ids::add)
+        .compose(v -> deployIngress(vertx, manifest, o, ids))
+        .map(port -> {
+          log.info("georesolver listening on port {} (manifest {}, ladder {})", port, manifest.revision(),
+              manifest.enabledTiers().stream().map(TierConfig::name).toList());
+          return new Running(port, List.copyOf(ids));
+        });
+  }
+
+  private static Future<String> deployTier(Vertx vertx, Manifest manifest, TierConfig t, Options o) {
+    Secret secret = t.credential() == null ? null : Secret.read(t.credential(), o.env()).orElse(null);
+    Function<Vertx, Future<LocalAdapter>> local = null;
+    if (AdapterRegistry.isLocal(t.adapter())) {
+      local = o.localAdapters().get(t.adapter());
+      if (local == null) {
+        return Future.failedFuture(new IllegalStateException("tier " + t.name() + ": adapter " + t.adapter()
+            + " is not available in this build"));
+      }
+    }
+    TierSpec spec = new TierSpec(t, secret, manifest.routing().admissionFactor(), manifest.crsDefinitions(), local,
+        o.clock(), o.ticker(), o.random());
+    return vertx.deployVerticle(new TierVerticle(spec));
+  }
+
+  private static Future<Integer> deployIngress(Vertx vertx, Manifest manifest, Options o, List<String> ids) {
+    IngressVerticle first = new IngressVerticle(manifest, o.port());
+    return vertx.deployVerticle(first).compose(id -> {
+      ids.add(id);
+      int port = first.actualPort();
+      if (o.ingressInstances() <= 1) {
+        return Future.succeededFuture(port);
+      }
+      return vertx.deployVerticle(() -> new IngressVerticle(manifest, port),
+              new DeploymentOptions().setInstances(o.ingressInstances() - 1))
+          .map(more -> {
+            ids.add(more);
+            return port;
+          });
+    });
+  }
+}

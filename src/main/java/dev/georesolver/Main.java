@@ -1,0 +1,114 @@
+package dev.georesolver;
+
+import dev.georesolver.config.Manifest;
+import dev.georesolver.config.ManifestException;
+import dev.georesolver.config.ManifestLoader;
+import io.vertx.core.Vertx;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * {@code java -jar target/georesolver.jar [--manifest conf/manifest.yaml] [--port 8080] [--redis redis://host:6379]}.
+ *
+ * <p>Flags win over the environment ({@code GEO_MANIFEST}, {@code GEO_PORT}, {@code GEO_REDIS_URL}).
+ * An invalid manifest stops the process before anything listens, with every problem listed and exit
+ * status 2.
+ */
+public final class Main {
+
+  private static final Logger log = LoggerFactory.getLogger(Main.class);
+
+  /** Exit status for bad flags or an invalid manifest. */
+  static final int EXIT_CONFIG = 2;
+
+  private Main() {}
+
+  public static void main(String[] args) {
+    Cli cli;
+    try {
+      cli = Cli.parse(args, System.getenv());
+    } catch (IllegalArgumentException e) {
+      System.err.println("georesolver: " + e.getMessage());
+      System.err.println(Cli.USAGE);
+      System.exit(EXIT_CONFIG);
+      return;
+    }
+    if (cli.help()) {
+      System.out.println(Cli.USAGE);
+      return;
+    }
+    Manifest manifest;
+    try {
+      manifest = ManifestLoader.load(Path.of(cli.manifest()), System.getenv());
+    } catch (ManifestException e) {
+      System.err.println("georesolver: refusing to start: " + cli.manifest() + " is invalid:");
+      e.problems().forEach(p -> System.err.println("  - " + p));
+      System.exit(EXIT_CONFIG);
+      return;
+    } catch (IOException e) {
+      System.err.println("georesolver: cannot read manifest " + cli.manifest() + ": " + e.getMessage());
+      System.exit(EXIT_CONFIG);
+      return;
+    }
+    Vertx vertx = Vertx.vertx();
+    GeoResolver.Options options = GeoResolver.Options.defaults(cli.port(), System.getenv())
+        .withLocalAdapters(LocalAdapters.all(cli.redisUrl()));
+    GeoResolver.deploy(vertx, manifest, options).onFailure(t -> {
+      log.error("georesolver failed to start: {}", t.getMessage(), t);
+      vertx.close().onComplete(x -> System.exit(1));
+    });
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> vertx.close().await(), "georesolver-shutdown"));
+  }
+
+  /**
+   * Parsed command line.
+   *
+   * @param manifest manifest path
+   * @param port HTTP port
+   * @param redisUrl Redis URL, or null for the manifest's store choice
+   * @param help whether usage was asked for
+   */
+  record Cli(String manifest, int port, String redisUrl, boolean help) {
+    static final String USAGE = "usage: java -jar target/georesolver.jar [--manifest conf/manifest.yaml] [--port 8080] "
+        + "[--redis redis://host:6379]\n"
+        + "  environment: GEO_MANIFEST, GEO_PORT, GEO_REDIS_URL (flags win)";
+
+    static Cli parse(String[] args, Map<String, String> env) {
+      String manifest = env.getOrDefault("GEO_MANIFEST", "conf/manifest.yaml");
+      String port = env.getOrDefault("GEO_PORT", "8080");
+      String redis = env.get("GEO_REDIS_URL");
+      boolean help = false;
+      for (int i = 0; i < args.length; i++) {
+        String a = args[i];
+        switch (a) {
+          case "--manifest" -> manifest = value(args, ++i, a);
+          case "--port" -> port = value(args, ++i, a);
+          case "--redis" -> redis = value(args, ++i, a);
+          case "-h", "--help" -> help = true;
+          default -> throw new IllegalArgumentException("unknown argument " + a);
+        }
+      }
+      int p;
+      try {
+        p = Integer.parseInt(port);
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("port must be a number, got " + port);
+      }
+      if (p < 0 || p > 65535) {
+        throw new IllegalArgumentException("port must be in [0, 65535], got " + p);
+      }
+      return new Cli(manifest, p, redis == null || redis.isBlank() ? null : redis, help);
+    }
+
+    private static String value(String[] args, int i, String flag) {
+      if (i >= args.length) {
+        throw new IllegalArgumentException(flag + " needs a value");
+      }
+      return args[i];
+    }
+  }
+}

@@ -1,0 +1,177 @@
+package dev.georesolver.bus;
+
+import dev.georesolver.crs.TransformInfo;
+import dev.georesolver.geo.Claim;
+import dev.georesolver.provider.Direction;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.util.List;
+
+/**
+ * The result of one resolution, the same over HTTP and the event bus (DESIGN §9). Immutable.
+ *
+ * <p>{@code status} is {@code resolved} or {@code refused}; a refusal ("no rung could answer") is a
+ * normal outcome with a {@code reason}, never an error.
+ *
+ * @param status {@code resolved} or {@code refused}
+ * @param direction forward or reverse
+ * @param lon longitude (EPSG:4326, 7 decimals), null when refused
+ * @param lat latitude, null when refused
+ * @param label what was matched, or null
+ * @param precision rooftop, street, locality…, or null
+ * @param distanceM reverse: metres from the asked point, or null
+ * @param resolutionSource the tier that answered, or null
+ * @param claim what the answer may claim, or null
+ * @param confidence [0, 1], or null
+ * @param degraded whether the answer came from below the first eligible rung
+ * @param notice a sentence opener saying what the answer may claim
+ * @param reason why it was refused, or null
+ * @param intent the request's intent
+ * @param idempotencyKey the request's key
+ * @param manifestRevision the manifest's revision
+ * @param traceId this delivery's trace id
+ * @param elapsedMs this delivery's time in the resolver, milliseconds
+ * @param attempts per rung visited: outcome, tries, milliseconds
+ * @param transform how the point reached EPSG:4326, or null
+ * @param observedAtMs for cached answers: when the entry was first resolved (epoch millis), or null
+ * @param resolvedAtMs when this answer was produced (epoch millis)
+ * @param replayAgeS for idempotency replays: the stored answer's age in seconds, else null
+ * @param coalesced whether this delivery shared a concurrent identical request's walk
+ */
+public record ResolveResult(
+    String status,
+    Direction direction,
+    Double lon,
+    Double lat,
+    String label,
+    String precision,
+    Double distanceM,
+    String resolutionSource,
+    Claim claim,
+    Double confidence,
+    boolean degraded,
+    String notice,
+    String reason,
+    String intent,
+    String idempotencyKey,
+    String manifestRevision,
+    String traceId,
+    long elapsedMs,
+    List<Attempt> attempts,
+    TransformInfo transform,
+    Long observedAtMs,
+    long resolvedAtMs,
+    Long replayAgeS,
+    boolean coalesced) {
+
+  public static final String RESOLVED = "resolved";
+  public static final String REFUSED = "refused";
+
+  public ResolveResult {
+    attempts = List.copyOf(attempts);
+  }
+
+  /** Whether a rung answered. */
+  public boolean resolved() {
+    return RESOLVED.equals(status);
+  }
+
+  /** This result as delivered again: to a replay or a coalesced waiter, with its own trace and time. */
+  public ResolveResult redelivered(String traceId, long elapsedMs, Long replayAgeS, boolean coalesced) {
+    return new ResolveResult(status, direction, lon, lat, label, precision, distanceM, resolutionSource, claim,
+        confidence, degraded, notice, reason, intent, idempotencyKey, manifestRevision, traceId, elapsedMs,
+        attempts, transform, observedAtMs, resolvedAtMs, replayAgeS, coalesced);
+  }
+
+  /** This result with another intent label (a replay serves the intent that asked). */
+  public ResolveResult forIntent(String intent) {
+    return new ResolveResult(status, direction, lon, lat, label, precision, distanceM, resolutionSource, claim,
+        confidence, degraded, notice, reason, intent, idempotencyKey, manifestRevision, traceId, elapsedMs,
+        attempts, transform, observedAtMs, resolvedAtMs, replayAgeS, coalesced);
+  }
+
+  /** The result JSON (absent values are left out). */
+  public JsonObject toJson() {
+    JsonObject j = new JsonObject().put("status", status);
+    if (direction == Direction.REVERSE) {
+      j.put("direction", "reverse");
+    }
+    putIfPresent(j, "lon", lon);
+    putIfPresent(j, "lat", lat);
+    if (lon != null) {
+      j.put("crs", "EPSG:4326");
+    }
+    putIfPresent(j, "label", label);
+    putIfPresent(j, "precision", precision);
+    putIfPresent(j, "distance_m", distanceM);
+    putIfPresent(j, "resolution_source", resolutionSource);
+    putIfPresent(j, "claim", claim == null ? null : claim.wire());
+    putIfPresent(j, "confidence", confidence);
+    j.put("degraded", degraded);
+    putIfPresent(j, "notice", notice);
+    putIfPresent(j, "reason", reason);
+    j.put("intent", intent)
+        .put("idempotency_key", idempotencyKey)
+        .put("manifest_revision", manifestRevision)
+        .put("trace_id", traceId)
+        .put("elapsed_ms", elapsedMs);
+    JsonArray a = new JsonArray();
+    for (Attempt at : attempts) {
+      a.add(at.toJson());
+    }
+    j.put("attempts", a);
+    putIfPresent(j, "transform", transform == null ? null : transform.toJson());
+    putIfPresent(j, "observed_at_ms", observedAtMs);
+    j.put("resolved_at_ms", resolvedAtMs);
+    if (replayAgeS != null) {
+      j.put("replayed", true).put("replay_age_s", replayAgeS);
+    }
+    if (coalesced) {
+      j.put("coalesced", true);
+    }
+    return j;
+  }
+
+  private static void putIfPresent(JsonObject j, String k, Object v) {
+    if (v != null) {
+      j.put(k, v);
+    }
+  }
+
+  /** Reads {@link #toJson()}. */
+  public static ResolveResult fromJson(JsonObject j) {
+    JsonArray a = j.getJsonArray("attempts", new JsonArray());
+    List<Attempt> attempts = new java.util.ArrayList<>(a.size());
+    for (int i = 0; i < a.size(); i++) {
+      attempts.add(Attempt.fromJson(a.getJsonObject(i)));
+    }
+    JsonObject t = j.getJsonObject("transform");
+    String claim = j.getString("claim");
+    return new ResolveResult(
+        j.getString("status"),
+        "reverse".equals(j.getString("direction")) ? Direction.REVERSE : Direction.FORWARD,
+        j.getDouble("lon"),
+        j.getDouble("lat"),
+        j.getString("label"),
+        j.getString("precision"),
+        j.getDouble("distance_m"),
+        j.getString("resolution_source"),
+        claim == null ? null : Claim.fromWire(claim).orElse(null),
+        j.getDouble("confidence"),
+        j.getBoolean("degraded", false),
+        j.getString("notice"),
+        j.getString("reason"),
+        j.getString("intent"),
+        j.getString("idempotency_key"),
+        j.getString("manifest_revision"),
+        j.getString("trace_id"),
+        j.getLong("elapsed_ms", 0L),
+        attempts,
+        t == null ? null : TransformInfo.fromJson(t),
+        j.getLong("observed_at_ms"),
+        j.getLong("resolved_at_ms", 0L),
+        j.getLong("replay_age_s"),
+        j.getBoolean("coalesced", false));
+  }
+}

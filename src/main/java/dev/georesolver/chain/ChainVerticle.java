@@ -1,0 +1,315 @@
+package dev.georesolver.chain;
+
+import dev.georesolver.bus.Addresses;
+import dev.georesolver.bus.Attempt;
+import dev.georesolver.bus.DedupeClaim;
+import dev.georesolver.bus.DedupeComplete;
+import dev.georesolver.bus.DedupeVerdict;
+import dev.georesolver.bus.FailureCode;
+import dev.georesolver.bus.Hit;
+import dev.georesolver.bus.RequestValidator;
+import dev.georesolver.bus.ResolveRequest;
+import dev.georesolver.bus.ResolveResult;
+import dev.georesolver.bus.TierReply;
+import dev.georesolver.bus.TierRequest;
+import dev.georesolver.config.IntentConfig;
+import dev.georesolver.config.Manifest;
+import dev.georesolver.config.TierConfig;
+import dev.georesolver.deadline.Admission;
+import dev.georesolver.deadline.Deadline;
+import dev.georesolver.deadline.Stopwatch;
+import dev.georesolver.deadline.Ticker;
+import dev.georesolver.geo.Claim;
+import dev.georesolver.normalize.AddressNormalizer;
+import dev.georesolver.normalize.IdempotencyKey;
+import dev.georesolver.provider.AdapterRegistry;
+import dev.georesolver.provider.Direction;
+import dev.georesolver.provider.ForwardQuery;
+import dev.georesolver.provider.ReverseQuery;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.eventbus.ReplyFailure;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * The ladder walker (DESIGN §1): stateless apart from its view of tier latencies, so several
+ * instances run side by side.
+ *
+ * <p>For each request: dedupe claim (replay, join an identical walk in flight, or lead) → the
+ * ladder trimmed for intent and direction → for each rung: admission against the time left minus
+ * the reserve for the rungs below, a visit to the tier with the time left, the reply recorded →
+ * the first hit answers; the bottom is an honest refusal → the outcome handed to dedupe → reply.
+ * The ladder is data, walked by one recursive {@code Future} step.
+ */
+public final class ChainVerticle extends VerticleBase {
+
+  private static final Logger log = LoggerFactory.getLogger(ChainVerticle.class);
+
+  /** Milliseconds the chain keeps to assemble and send its reply before the deadline. */
+  static final long REPLY_MARGIN_MS = 5;
+
+  private final Manifest manifest;
+  private final Clock clock;
+  private final Ticker ticker;
+  private final AddressNormalizer normalizer = AddressNormalizer.standard();
+  private final Map<Direction, Map<String, List<TierConfig>>> ladders = new EnumMap<>(Direction.class);
+  private RequestValidator validator;
+  private LadderView view;
+
+  public ChainVerticle(Manifest manifest, Clock clock, Ticker ticker) {
+    this.manifest = manifest;
+    this.clock = clock;
+    this.ticker = ticker;
+  }
+
+  @Override
+  public Future<?> start() {
+    List<TierConfig> enabled = manifest.enabledTiers();
+    view = new LadderView(enabled);
+    validator = new RequestValidator(manifest.intentNames(), manifest.defaultIntent(), manifest.routing().budgetMs(),
+        manifest.routing().maxBudgetMs());
+    for (Direction d : Direction.values()) {
+      Map<String, List<TierConfig>> byIntent = new HashMap<>();
+      for (IntentConfig i : manifest.intents().values()) {
+        byIntent.put(i.name(), enabled.stream()
+            .filter(t -> i.accepts(t.claim()))
+            .filter(t -> d == Direction.FORWARD || AdapterRegistry.supportsReverse(t.adapter()))
+            .toList());
+      }
+      ladders.put(d, byIntent);
+    }
+    var bus = vertx.eventBus();
+    return Future.all(List.of(
+        bus.consumer(Addresses.RESOLVE, m -> onRequest(m, Direction.FORWARD)).completion(),
+        bus.consumer(Addresses.REVERSE, m -> onRequest(m, Direction.REVERSE)).completion(),
+        bus.<JsonObject>consumer(Addresses.TIER_STATS, m -> view.onStats(m.body())).completion(),
+        bus.<JsonObject>consumer(Addresses.BREAKER_EVENTS, m -> view.onBreaker(m.body())).completion(),
+        bus.consumer(Addresses.HEALTH, this::onHealth).completion()));
+  }
+
+  private void onRequest(Message<Object> msg, Direction direction) {
+    Stopwatch sw = Stopwatch.start(ticker);
+    String header = msg.headers().get(Addresses.DEADLINE_HEADER);
+    Object body = msg.body();
+    ResolveRequest req;
+    long budget;
+    boolean json = body instanceof JsonObject;
+    if (json) {
+      String trace = msg.headers().get(Addresses.TRACE_HEADER);
+      RequestValidator.Validated v = validator.validate((JsonObject) body, direction, null, trace != null ? trace : TraceIds.next());
+      if (!v.valid()) {
+        msg.fail(FailureCode.BAD_REQUEST.code(), RequestValidator.problemJson(v.problems()).encode());
+        return;
+      }
+      req = v.request();
+      budget = header != null ? parseMs(header) : v.budgetMs();
+    } else if (body instanceof ResolveRequest r) {
+      req = r;
+      budget = parseMs(header);
+    } else {
+      msg.fail(FailureCode.BAD_REQUEST.code(), "body must be a JSON object");
+      return;
+    }
+    if (budget <= 0) {
+      msg.fail(FailureCode.DEADLINE_EXCEEDED.code(), "arrived with its budget spent");
+      return;
+    }
+    Deadline deadline = Deadline.in(ticker, budget);
+    resolve(req, deadline, sw).onComplete(ar -> {
+      if (ar.succeeded()) {
+        msg.reply(json ? ar.result().toJson() : ar.result());
+      } else if (ar.cause() instanceof Misconfigured m) {
+        msg.fail(FailureCode.MISCONFIGURED.code(), m.getMessage());
+      } else {
+        log.error("router_error on trace {}", req.traceId(), ar.cause());
+        msg.fail(FailureCode.ROUTER_ERROR.code(), "router_error: " + ar.cause());
+      }
+    });
+  }
+
+  private static long parseMs(String h) {
+    try {
+      return h == null ? 0 : Long.parseLong(h);
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+
+  /** One request, from dedupe claim to result. */
+  Future<ResolveResult> resolve(ResolveRequest req, Deadline deadline, Stopwatch sw) {
+    IntentConfig intent = manifest.intent(req.intent()).orElseThrow();
+    List<TierConfig> ladder = ladders.get(req.direction()).get(intent.name());
+    if (ladder.isEmpty()) {
+      return Future.failedFuture(new Misconfigured("no rung can serve intent '" + intent.name() + "' ("
+          + req.direction().name().toLowerCase(Locale.ROOT) + ")" + disabledNote()));
+    }
+    String key = key(req);
+    String coalesceKey = key + "|" + intent.name() + "|" + req.direction();
+    Walk walk = new Walk(req, intent, ladder, deadline, sw, key);
+    return claim(key, coalesceKey, intent, deadline).compose(v -> switch (v.kind()) {
+      case REPLAY -> Future.succeededFuture(v.result().forIntent(intent.name())
+          .redelivered(req.traceId(), sw.elapsedMs(), v.ageMs() / 1000, false));
+      case JOINED -> Future.succeededFuture(v.result().forIntent(intent.name())
+          .redelivered(req.traceId(), sw.elapsedMs(), null, true));
+      case LEAD -> step(walk, 0).andThen(ar -> complete(key, coalesceKey, ar.succeeded() ? ar.result() : null));
+      case BYPASS -> step(walk, 0);
+    });
+  }
+
+  private String disabledNote() {
+    return manifest.disabledTiers().isEmpty() ? "" : "; disabled at start: " + manifest.disabledTiers().entrySet().stream()
+        .map(e -> e.getKey() + " (" + e.getValue() + ")").collect(Collectors.joining(", "));
+  }
+
+  private String key(ResolveRequest req) {
+    if (req.direction() == Direction.REVERSE) {
+      return IdempotencyKey.sha256Hex(String.format(Locale.ROOT, "reverse|%.5f,%.5f", req.lat(), req.lon()));
+    }
+    String normalized = req.components().isEmpty() ? normalizer.normalize(req.text()) : normalizer.normalize(req.components());
+    return IdempotencyKey.of(normalized, req.bbox());
+  }
+
+  private Future<DedupeVerdict> claim(String key, String coalesceKey, IntentConfig intent, Deadline deadline) {
+    long left = deadline.remainingMs() - REPLY_MARGIN_MS;
+    if (left <= 0) {
+      return Future.succeededFuture(DedupeVerdict.BYPASS);
+    }
+    String claims = intent.claims().stream().map(Claim::wire).collect(Collectors.joining(","));
+    DeliveryOptions o = new DeliveryOptions().setSendTimeout(left).addHeader(Addresses.DEADLINE_HEADER, Long.toString(left));
+    return vertx.eventBus()
+        .<DedupeVerdict>request(Addresses.DEDUPE_CLAIM, new DedupeClaim(key, coalesceKey, intent.maxCacheAgeMs(), claims), o)
+        .map(Message::body)
+        .otherwise(t -> {
+          log.debug("dedupe unavailable ({}); walking without it", t.getMessage());
+          return DedupeVerdict.BYPASS;
+        });
+  }
+
+  private void complete(String key, String coalesceKey, ResolveResult r) {
+    long ttl = 0;
+    if (r != null && r.resolved()) {
+      var idem = manifest.routing().idempotency();
+      ttl = (r.degraded() ? idem.degradedTtlSeconds() : idem.ttlSeconds()) * 1000L;
+    }
+    vertx.eventBus().send(Addresses.DEDUPE_COMPLETE, new DedupeComplete(key, coalesceKey, r, ttl));
+  }
+
+  /** The state of one walk; confined to this verticle's context. */
+  private record Walk(ResolveRequest req, IntentConfig intent, List<TierConfig> ladder, Deadline deadline,
+                      Stopwatch sw, String key, List<Attempt> attempts) {
+    Walk(ResolveRequest req, IntentConfig intent, List<TierConfig> ladder, Deadline deadline, Stopwatch sw, String key) {
+      this(req, intent, ladder, deadline, sw, key, new ArrayList<>(ladder.size()));
+    }
+  }
+
+  /** Rung {@code i} of the walk, or the refusal below the last rung. */
+  private Future<ResolveResult> step(Walk w, int i) {
+    if (i == w.ladder().size()) {
+      return Future.succeededFuture(refusal(w));
+    }
+    TierConfig tier = w.ladder().get(i);
+    long left = w.deadline().remainingMs() - REPLY_MARGIN_MS;
+    long reserve = view.reserveBelow(w.ladder(), i);
+    Admission.Decision d = Admission.decide(left, reserve, 0, view.typical(tier), manifest.routing().admissionFactor(),
+        tier.timeoutMs());
+    if (!d.admitted()) {
+      w.attempts().add(new Attempt(tier.name(), "skipped_admission", 0, 0,
+          "usable " + Math.max(0, d.usableMs()) + " ms < " + manifest.routing().admissionFactor() + " x typical " + view.typical(tier) + " ms"));
+      return step(w, i + 1);
+    }
+    DeliveryOptions o = new DeliveryOptions()
+        .setSendTimeout(left)
+        .addHeader(Addresses.DEADLINE_HEADER, Long.toString(left))
+        .addHeader(Addresses.TRACE_HEADER, w.req().traceId());
+    long t0 = ticker.nanoTime();
+    return vertx.eventBus()
+        .<TierReply>request(Addresses.tier(tier.name()), tierRequest(w, reserve), o)
+        .map(Message::body)
+        .otherwise(ChainVerticle::busFailure)
+        .compose(reply -> {
+          long ms = (ticker.nanoTime() - t0) / 1_000_000L;
+          w.attempts().add(new Attempt(tier.name(), reply.outcome(), reply.tries(), ms, reply.detail()));
+          if (reply.kind() == TierReply.Kind.HIT) {
+            return Future.succeededFuture(resolved(w, i, tier, reply.hit()));
+          }
+          return step(w, i + 1);
+        });
+  }
+
+  private static TierReply busFailure(Throwable t) {
+    if (t instanceof ReplyException re) {
+      if (re.failureType() == ReplyFailure.TIMEOUT
+          || (re.failureType() == ReplyFailure.RECIPIENT_FAILURE && re.failureCode() == FailureCode.DEADLINE_EXCEEDED.code())) {
+        return TierReply.skipped("deadline", "the tier did not answer in time", 0);
+      }
+      if (re.failureType() == ReplyFailure.NO_HANDLERS) {
+        return TierReply.skipped("unavailable", "tier not deployed", 0);
+      }
+    }
+    return TierReply.skipped("unavailable", String.valueOf(t.getMessage()), 0);
+  }
+
+  private TierRequest tierRequest(Walk w, long reserve) {
+    ResolveRequest r = w.req();
+    ForwardQuery f = r.direction() == Direction.FORWARD ? new ForwardQuery(r.text(), r.components(), r.bbox(), r.language()) : null;
+    ReverseQuery rq = r.direction() == Direction.REVERSE ? new ReverseQuery(r.lat(), r.lon(), r.language()) : null;
+    return new TierRequest(r.direction(), f, rq, w.key(), r.traceId(), reserve, w.intent().maxCacheAgeMs());
+  }
+
+  private ResolveResult resolved(Walk w, int i, TierConfig tier, Hit hit) {
+    long now = clock.millis();
+    return new ResolveResult(ResolveResult.RESOLVED, w.req().direction(), hit.lon(), hit.lat(), hit.label(), hit.precision(),
+        hit.distanceM(), tier.name(), tier.claim(), hit.confidence(), i > 0, Notices.opener(tier, hit, now), null,
+        w.intent().name(), w.key(), manifest.revision(), w.req().traceId(), w.sw().elapsedMs(), w.attempts(),
+        hit.transform(), hit.observedAtMs(), now, null, false);
+  }
+
+  private ResolveResult refusal(Walk w) {
+    String reason = Notices.refusalReason(w.attempts());
+    return new ResolveResult(ResolveResult.REFUSED, w.req().direction(), null, null, null, null, null, null, null, null,
+        false, Notices.refusalNotice(reason), reason, w.intent().name(), w.key(), manifest.revision(), w.req().traceId(),
+        w.sw().elapsedMs(), w.attempts(), null, null, clock.millis(), null, false);
+  }
+
+  private void onHealth(Message<Object> msg) {
+    DeliveryOptions o = new DeliveryOptions().setSendTimeout(1000);
+    List<Future<JsonObject>> tiers = manifest.enabledTiers().stream()
+        .map(t -> vertx.eventBus().<JsonObject>request(Addresses.tierStatus(t.name()), "", o)
+            .map(Message::body)
+            .otherwise(e -> new JsonObject().put("tier", t.name()).put("state", "unreachable")))
+        .toList();
+    Future<JsonObject> store = vertx.eventBus().<JsonObject>request(Addresses.DEDUPE_STATUS, "", o)
+        .map(Message::body)
+        .otherwise(e -> new JsonObject().put("reachable", false).put("detail", "dedupe verticle did not answer"));
+    Future.join(Future.all(tiers), store).onComplete(ar -> {
+      JsonArray ts = new JsonArray();
+      boolean anyUsable = false;
+      for (Future<JsonObject> f : tiers) {
+        JsonObject t = f.result();
+        ts.add(t);
+        anyUsable |= !"open".equals(t.getString("state")) && !"unreachable".equals(t.getString("state"));
+      }
+      msg.reply(new JsonObject()
+          .put("ready", anyUsable)
+          .put("manifest_revision", manifest.revision())
+          .put("tiers", ts)
+          .put("disabled_tiers", new JsonObject(new HashMap<>(manifest.disabledTiers())))
+          .put("store", store.result()));
+    });
+  }
+}

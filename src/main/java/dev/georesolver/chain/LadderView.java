@@ -1,0 +1,75 @@
+package dev.georesolver.chain;
+
+import dev.georesolver.config.TierConfig;
+import io.vertx.core.json.JsonObject;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A chain's view of each tier's typical latency and breaker state, kept from what the tiers publish
+ * ({@link dev.georesolver.bus.Addresses#TIER_STATS}, {@link dev.georesolver.bus.Addresses#BREAKER_EVENTS})
+ * and seeded from the manifest. The tiers own the truth; this is a cache of their announcements.
+ * Not thread-safe: one per chain verticle instance.
+ */
+final class LadderView {
+
+  private final Map<String, Long> typical = new HashMap<>();
+  private final Map<String, String> state = new HashMap<>();
+
+  LadderView(List<TierConfig> tiers) {
+    for (TierConfig t : tiers) {
+      typical.put(t.name(), t.typicalMs());
+      state.put(t.name(), "closed");
+    }
+  }
+
+  /** Applies a {@code TIER_STATS} announcement. */
+  void onStats(JsonObject s) {
+    String tier = s.getString("tier");
+    if (tier != null && typical.containsKey(tier)) {
+      Long t = s.getLong("typical_ms");
+      if (t != null) {
+        typical.put(tier, t);
+      }
+      String st = s.getString("state");
+      if (st != null) {
+        state.put(tier, st);
+      }
+    }
+  }
+
+  /** Applies a {@code BREAKER_EVENTS} transition. */
+  void onBreaker(JsonObject e) {
+    String tier = e.getString("tier");
+    if (tier != null && state.containsKey(tier)) {
+      state.put(tier, e.getString("to", "closed"));
+    }
+  }
+
+  /** The tier's typical latency, milliseconds. */
+  long typical(TierConfig t) {
+    return typical.getOrDefault(t.name(), t.typicalMs());
+  }
+
+  /** The breaker state last announced. */
+  String state(TierConfig t) {
+    return state.getOrDefault(t.name(), "closed");
+  }
+
+  /**
+   * Milliseconds to keep for the rungs below rung {@code i}: the sum of their typical latencies,
+   * leaving out rungs whose breaker is open (they will not be called).
+   */
+  long reserveBelow(List<TierConfig> ladder, int i) {
+    long sum = 0;
+    for (int j = i + 1; j < ladder.size(); j++) {
+      TierConfig t = ladder.get(j);
+      if (!"open".equals(state(t))) {
+        sum += typical(t);
+      }
+    }
+    return sum;
+  }
+}

@@ -1,0 +1,107 @@
+package dev.georesolver.ingress;
+
+import dev.georesolver.bus.FailureCode;
+import dev.georesolver.bus.FieldProblem;
+import dev.georesolver.bus.RequestValidator;
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.eventbus.ReplyFailure;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonObject;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.List;
+
+/**
+ * The one place where failures become HTTP answers: {@code application/problem+json} (RFC 9457).
+ *
+ * <ul>
+ *   <li>invalid input → 400 naming the fields;
+ *   <li>{@link FailureCode#MISCONFIGURED} → 503 {@code misconfigured} (no rung can serve the intent);
+ *   <li>{@link FailureCode#ROUTER_ERROR} and anything unexpected → 500 {@code router_error};
+ *   <li>the chain not answering within the budget plus grace → 504 {@code router_timeout}.
+ * </ul>
+ *
+ * A refusal is not a failure: it is a 200 result and never passes through here.
+ */
+public final class Problems {
+
+  private static final Logger log = LoggerFactory.getLogger(Problems.class);
+  private static final String TYPE = "https://georesolver.dev/problems/";
+
+  private Problems() {}
+
+  /** Sends a 400 for field problems. */
+  public static void badRequest(HttpServerResponse resp, List<FieldProblem> problems, String traceId) {
+    send(resp, 400, RequestValidator.problemJson(problems), traceId);
+  }
+
+  /** Sends the answer for a failure of the chain request, or of the route itself. */
+  public static void fail(HttpServerResponse resp, Throwable t, String traceId) {
+    if (t instanceof ReplyException re) {
+      if (re.failureType() == ReplyFailure.RECIPIENT_FAILURE) {
+        FailureCode code = FailureCode.of(re.failureCode()).orElse(FailureCode.ROUTER_ERROR);
+        switch (code) {
+          case BAD_REQUEST -> {
+            send(resp, 400, parseProblem(re.getMessage()), traceId);
+            return;
+          }
+          case MISCONFIGURED -> {
+            send(resp, 503, problem("misconfigured", "Misconfigured", 503, re.getMessage()), traceId);
+            return;
+          }
+          case DEADLINE_EXCEEDED -> {
+            send(resp, 504, problem("router_timeout", "Budget spent before the router could start", 504, re.getMessage()), traceId);
+            return;
+          }
+          default -> {
+            send(resp, 500, problem("router_error", "Router error", 500, re.getMessage()), traceId);
+            return;
+          }
+        }
+      }
+      if (re.failureType() == ReplyFailure.TIMEOUT) {
+        log.error("router did not answer in time (trace {})", traceId);
+        send(resp, 504, problem("router_timeout", "The router did not answer within the budget", 504,
+            "no result within the budget; see trace " + traceId), traceId);
+        return;
+      }
+      log.error("router unreachable (trace {}): {}", traceId, re.getMessage());
+      send(resp, 500, problem("router_error", "Router error", 500, "router unreachable: " + re.getMessage()), traceId);
+      return;
+    }
+    log.error("router_error (trace {})", traceId, t);
+    send(resp, 500, problem("router_error", "Router error", 500, String.valueOf(t)), traceId);
+  }
+
+  /** A problem object. */
+  public static JsonObject problem(String type, String title, int status, String detail) {
+    return new JsonObject().put("type", TYPE + type).put("title", title).put("status", status).put("detail", detail);
+  }
+
+  /** Sends a problem for a status the router itself produced (404, 405, 413). */
+  public static void status(HttpServerResponse resp, int status, String title, String detail, String traceId) {
+    send(resp, status, problem(title.toLowerCase().replace(' ', '_'), title, status, detail), traceId);
+  }
+
+  private static JsonObject parseProblem(String message) {
+    try {
+      return new JsonObject(message);
+    } catch (DecodeException | NullPointerException e) {
+      return problem("invalid-request", "Invalid request", 400, message);
+    }
+  }
+
+  private static void send(HttpServerResponse resp, int status, JsonObject problem, String traceId) {
+    if (resp.ended()) {
+      return;
+    }
+    if (traceId != null) {
+      problem.put("trace_id", traceId);
+    }
+    resp.setStatusCode(status)
+        .putHeader("content-type", "application/problem+json")
+        .end(problem.toBuffer());
+  }
+}

@@ -1,0 +1,101 @@
+package dev.georesolver.tier;
+
+import dev.georesolver.provider.OutboundRequest;
+import dev.georesolver.provider.ProviderResponse;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.RequestOptions;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Sends one attempt and enforces its <em>total</em> timeout.
+ *
+ * <p>The client's own timeouts are connect and idle timeouts: a provider that trickles a byte every
+ * second never trips them. So a timer bounds the whole exchange; when it fires the attempt fails
+ * with {@link AttemptTimeoutException} and the request is reset, freeing the connection. A request
+ * still waiting for a pooled connection when the timer fires is reset as soon as it gets one,
+ * without being sent. Bodies over {@link #MAX_BODY_BYTES} are refused. Use on the owning verticle's
+ * context only.
+ */
+final class HttpAttempt {
+
+  /** The largest provider body read, bytes; larger answers are a transport failure. */
+  static final long MAX_BODY_BYTES = 4L * 1024 * 1024;
+
+  private static final String[] KEPT_HEADERS = {"retry-after", "content-type"};
+
+  private final Vertx vertx;
+  private final HttpClient client;
+
+  HttpAttempt(Vertx vertx, HttpClient client) {
+    this.vertx = vertx;
+    this.client = client;
+  }
+
+  /** Sends {@code r}, failing after {@code timeoutMs} in all. */
+  Future<ProviderResponse> send(OutboundRequest r, long timeoutMs) {
+    Promise<ProviderResponse> done = Promise.promise();
+    RequestOptions o = new RequestOptions()
+        .setMethod(r.method())
+        .setAbsoluteURI(r.url())
+        .setConnectTimeout(timeoutMs)
+        .setIdleTimeout(timeoutMs);
+    r.headers().forEach(o::putHeader);
+    HttpClientRequest[] sent = new HttpClientRequest[1];
+    long timer = vertx.setTimer(Math.max(1, timeoutMs), id -> {
+      if (done.tryFail(new AttemptTimeoutException(timeoutMs)) && sent[0] != null) {
+        sent[0].reset();
+      }
+    });
+    client.request(o)
+        .compose(req -> {
+          sent[0] = req;
+          if (done.future().isComplete()) {
+            req.reset();
+            return Future.failedFuture(new AttemptTimeoutException(timeoutMs));
+          }
+          return r.body() == null ? req.send() : req.send(r.body());
+        })
+        .compose(HttpAttempt::read)
+        .onComplete(ar -> {
+          vertx.cancelTimer(timer);
+          if (ar.succeeded()) {
+            done.tryComplete(ar.result());
+          } else {
+            done.tryFail(ar.cause());
+          }
+        });
+    return done.future();
+  }
+
+  private static Future<ProviderResponse> read(HttpClientResponse resp) {
+    String len = resp.getHeader("content-length");
+    if (len != null && parseLong(len) > MAX_BODY_BYTES) {
+      resp.request().reset();
+      return Future.failedFuture(new java.io.IOException("body too large: " + len + " bytes"));
+    }
+    Map<String, String> headers = new HashMap<>(4);
+    for (String h : KEPT_HEADERS) {
+      String v = resp.getHeader(h);
+      if (v != null) {
+        headers.put(h, v);
+      }
+    }
+    return resp.body().map((Buffer b) -> new ProviderResponse(resp.statusCode(), headers, b));
+  }
+
+  private static long parseLong(String s) {
+    try {
+      return Long.parseLong(s.trim());
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+}

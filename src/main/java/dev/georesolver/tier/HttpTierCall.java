@@ -1,0 +1,90 @@
+package dev.georesolver.tier;
+
+import dev.georesolver.bus.TierRequest;
+import dev.georesolver.config.Secret;
+import dev.georesolver.config.TierConfig;
+import dev.georesolver.provider.CredentialPlacement;
+import dev.georesolver.provider.Direction;
+import dev.georesolver.provider.OutboundRequest;
+import dev.georesolver.provider.ProviderAdapter;
+import dev.georesolver.provider.ProviderAnswer;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClientAgent;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.PoolOptions;
+
+/**
+ * A rung answered over HTTP by a {@link ProviderAdapter}: builds the request, adds the tier's
+ * credential, extra headers and {@code Idempotency-Key}, sends it on the tier's own connection pool
+ * and parses the answer. Use on the owning verticle's context only.
+ */
+final class HttpTierCall implements TierCall {
+
+  /** Sent unless the manifest sets its own {@code User-Agent}. */
+  static final String DEFAULT_USER_AGENT = "georesolver/0.1 (+https://github.com/georesolver/georesolver)";
+
+  private final TierConfig cfg;
+  private final ProviderAdapter adapter;
+  private final Secret secret;
+  private final CredentialPlacement placement;
+  private final HttpClientAgent client;
+  private final HttpAttempt http;
+
+  HttpTierCall(Vertx vertx, TierConfig cfg, ProviderAdapter adapter, Secret secret) {
+    this.cfg = cfg;
+    this.adapter = adapter;
+    this.secret = secret;
+    CredentialPlacement p = cfg.credential() == null ? null : cfg.credential().placement();
+    this.placement = p != null ? p : adapter.defaultCredential() != null ? adapter.defaultCredential()
+        : CredentialPlacement.header("X-Api-Key");
+    this.client = vertx.httpClientBuilder()
+        .with(new HttpClientOptions().setKeepAlive(true).setTcpNoDelay(true).setDecompressionSupported(true))
+        .with(new PoolOptions().setHttp1MaxSize(cfg.poolSize()).setMaxWaitQueueSize(cfg.poolSize() * 16))
+        .build();
+    this.http = new HttpAttempt(vertx, client);
+  }
+
+  @Override
+  public Future<ProviderAnswer> attempt(TierRequest req, long timeoutMs) {
+    Direction dir = req.direction();
+    OutboundRequest r;
+    try {
+      r = dir == Direction.FORWARD ? adapter.forward(cfg.endpoint(), req.forward()) : adapter.reverse(cfg.endpoint(), req.reverse());
+    } catch (RuntimeException e) {
+      return Future.succeededFuture(new ProviderAnswer.Failed(dev.georesolver.provider.FailureClass.UNCLASSIFIED,
+          "adapter could not build the request: " + e.getClass().getSimpleName(), null));
+    }
+    r = decorate(r, req.idempotencyKey());
+    return http.send(r, timeoutMs)
+        .map(resp -> adapter.parse(dir, resp, cfg.schemaMode()))
+        .otherwise(TransportClassifier::classify);
+  }
+
+  private OutboundRequest decorate(OutboundRequest r, String idempotencyKey) {
+    OutboundRequest out = r.withHeader("Idempotency-Key", idempotencyKey);
+    if (!cfg.headers().keySet().stream().anyMatch(h -> h.equalsIgnoreCase("user-agent"))) {
+      out = out.withHeader("User-Agent", DEFAULT_USER_AGENT);
+    }
+    if (!r.headers().containsKey("Accept")) {
+      out = out.withHeader("Accept", "application/json");
+    }
+    for (var h : cfg.headers().entrySet()) {
+      out = out.withHeader(h.getKey(), h.getValue());
+    }
+    if (secret != null) {
+      out = placement.apply(out, secret.reveal());
+    }
+    return out;
+  }
+
+  @Override
+  public boolean supportsReverse() {
+    return adapter.supportsReverse();
+  }
+
+  @Override
+  public Future<Void> close() {
+    return client.close();
+  }
+}
