@@ -62,7 +62,7 @@ public record CrsId(String canonical, int epsg, boolean northingFirst) {
 
   private static final Pattern CRS84_FORM = Pattern.compile(
       "(?i)(?:(?:ogc:)?crs84|crs:84"
-          + "|urn:ogc:def:crs:ogc:[0-9.]*:crs84"
+          + "|urn:ogc:def:crs:ogc:(?:[0-9.]*:)?crs84"
           + "|https?://www\\.opengis\\.net/def/crs/ogc/[0-9.]+/crs84)");
   private static final Pattern CODED_FORM = Pattern.compile(
       "(?i)(?:(?:epsg|esri):"

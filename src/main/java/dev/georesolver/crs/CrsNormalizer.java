@@ -93,7 +93,7 @@ public final class CrsNormalizer {
     CRSFactory factory = new CRSFactory();
     definitions.forEach((key, definition) -> {
       try {
-        if (definition != null && !GRID_PARAMETER.matcher(definition).find()) {
+        if (definition != null && !definition.isBlank() && !GRID_PARAMETER.matcher(definition).find()) {
           factory.createFromParameters(key, definition);
         }
       } catch (RuntimeException e) {
