@@ -47,6 +47,25 @@ CRSS = [
     ("ESRI:102008", (-130.0, 20.0, -60.0, 60.0)),
     ("ESRI:102009", (-130.0, 20.0, -60.0, 60.0)),
     ("ESRI:102039", (-124.5, 25.0, -67.0, 49.0)),
+    # Further CRSs providers use, kept as regression guards for proj4j-epsg's definitions
+    ("EPSG:4258", (-10.0, 35.0, 31.0, 70.0)),
+    ("EPSG:3395", (-179.0, -80.0, 179.0, 84.0)),
+    ("EPSG:25833", (12.1, 46.5, 17.9, 60.0)),
+    ("EPSG:32618", (-77.9, 0.5, -72.1, 83.0)),
+    ("EPSG:26918", (-78.0, 35.0, -72.0, 45.0)),
+    ("EPSG:2227", (-123.0, 36.8, -120.0, 38.7)),
+    ("EPSG:3347", (-140.0, 42.0, -53.0, 70.0)),
+    ("EPSG:2056", (6.0, 45.9, 10.4, 47.7)),
+    ("EPSG:21781", (6.0, 45.9, 10.4, 47.7)),
+    ("EPSG:31468", (10.6, 47.4, 13.7, 54.6)),
+    ("EPSG:3067", (20.6, 59.8, 31.5, 70.0)),
+    ("EPSG:2180", (14.2, 49.1, 24.1, 54.8)),
+    ("EPSG:3763", (-9.5, 37.0, -6.2, 42.1)),
+    ("EPSG:2100", (19.6, 35.0, 28.2, 41.7)),
+    ("EPSG:27572", (-4.7, 42.4, 8.2, 51.0)),
+    ("EPSG:3577", (113.0, -43.0, 153.0, -10.0)),
+    ("EPSG:2039", (34.3, 29.5, 35.6, 33.2)),
+    ("EPSG:3414", (103.6, 1.2, 104.0, 1.45)),
 ]
 
 
@@ -99,13 +118,14 @@ def cs2cs(env, src, dst, pairs):
     return result
 
 
-def operation(env, crs, box):
+def operations(env, crs, box):
+    """PROJ's grid-free candidate operations over the box, without ballpark fallbacks."""
     out = subprocess.run(
         ["projinfo", "-s", crs, "-t", "EPSG:4326", "--spatial-test", "intersects",
          "--grid-check", "discard_missing", "--bbox", ",".join(str(v) for v in box), "--summary"],
         capture_output=True, text=True, env=env, check=True).stdout.splitlines()
-    first = out[1].split(", ")
-    return ", ".join(first[1:3])
+    names = [", ".join(line.split(", ")[1:3]) for line in out[1:]]
+    return [n for n in names if "Ballpark" not in n]
 
 
 def main():
@@ -133,7 +153,12 @@ def main():
             src_xy = [((b, a) if nf else (a, b)) for a, b in projected]
             src_xy = [(round(x, digits), round(y, digits)) for x, y in src_xy]
             back = cs2cs(env, crs, "EPSG:4326", [((y, x) if nf else (x, y)) for x, y in src_xy])
-            header.append(f"# {crs} via: {operation(env, crs, box)}")
+            candidates = operations(env, crs, box)
+            if len(candidates) == 1:
+                header.append(f"# {crs} via: {candidates[0]}")
+            else:
+                header.append(f"# {crs} via, for each point, the best-ranked of these whose area of use holds it:")
+                header.extend(f"#     {c}" for c in candidates)
             for (x, y), (lat, lon) in zip(src_xy, back):
                 rows.append(f"{crs},{x:.{digits}f},{y:.{digits}f},{lon:.10f},{lat:.10f}")
     with open(OUT, "w", encoding="utf-8") as f:
