@@ -42,8 +42,9 @@ import java.util.regex.Pattern;
  *
  * <p><b>Not thread-safe</b>: proj4j transforms keep mutable scratch state, and this instance
  * caches one forward and one inverse transform per source CRS and reuses scratch coordinates.
- * Give each thread (each verticle context) its own instance; instances share no transform
- * objects, only immutable definition strings.
+ * Give each thread (each verticle context) its own instance; instances share no transform, CRS
+ * or projection object (only proj4j's immutable datum and ellipsoid constants and this class's
+ * immutable definition tables).
  */
 public final class CrsNormalizer {
 
@@ -73,11 +74,12 @@ public final class CrsNormalizer {
   /**
    * @param pinnedDefinitions the manifest's {@code crs_definitions}: source CRS (any spelling
    *     {@link CrsId#parse} accepts) to proj4 definition; these win over the bundled ones
-   * @throws IllegalArgumentException when a key is not a CRS spelling or a definition names a
-   *     grid file; {@link #problems} lists every such problem at once for manifest validation
+   * @throws IllegalArgumentException when a key is not a CRS spelling or a definition is empty,
+   *     unreadable by proj4j or names a grid file; {@link #problems} lists every such problem at
+   *     once for manifest validation
    */
   public CrsNormalizer(Map<String, String> pinnedDefinitions) {
-    List<String> problems = keyProblems(pinnedDefinitions);
+    List<String> problems = problems(pinnedDefinitions);
     if (!problems.isEmpty()) {
       throw new IllegalArgumentException(String.join("; ", problems));
     }

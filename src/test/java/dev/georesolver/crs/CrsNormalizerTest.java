@@ -93,6 +93,30 @@ class CrsNormalizerTest {
   }
 
   @Test
+  void shouldApplyTheBundledReviewedDefinitionOverProj4jEpsg() throws CrsException {
+    Wgs84Point p = normalizer.toWgs84("EPSG:2039", 219_529.584, 626_907.39);
+    assertThat(p.transform().definition())
+        .isEqualTo(CrsNormalizer.bundledDefinitions().get("EPSG:2039"))
+        .contains("+towgs84=23.772,17.49,17.859");
+  }
+
+  @Test
+  void shouldLetAPinOverrideABundledDefinition() throws CrsException {
+    String pin = "+proj=tmerc +lat_0=31.73439361111111 +lon_0=35.20451694444445 +k=1.0000067"
+        + " +x_0=219529.584 +y_0=626907.39 +ellps=GRS80 +towgs84=-48,55,52,0,0,0,0 +units=m +no_defs";
+    Wgs84Point p = new CrsNormalizer(Map.of("EPSG:2039", pin)).toWgs84("EPSG:2039", 219_529.584, 626_907.39);
+    assertThat(p.transform().definition()).isEqualTo(pin);
+    assertThat(p.transform().definitionHash()).isEqualTo(CrsNormalizer.shortHash(pin));
+  }
+
+  @Test
+  void shouldBundleOnlyDefinitionsProj4jReadsWithoutGrids() {
+    assertThat(CrsNormalizer.bundledDefinitions()).containsKeys(
+        "ESRI:102003", "ESRI:102004", "ESRI:102008", "ESRI:102009", "ESRI:102039", "EPSG:2039");
+    assertThat(CrsNormalizer.problems(CrsNormalizer.bundledDefinitions())).isEmpty();
+  }
+
+  @Test
   void shouldAgreeWithTheBuiltInDefinitionWhenThePinIsTheSameTransformation() throws CrsException {
     CrsNormalizer pinnedNormalizer = new CrsNormalizer(Map.of("EPSG:28992", RD_NEW_PINNED));
     Wgs84Point pinned = pinnedNormalizer.toWgs84("EPSG:28992", 121_687.0, 487_484.0);
@@ -160,7 +184,7 @@ class CrsNormalizerTest {
   }
 
   @Test
-  @DisplayName("two instances share no transform, projection or datum-shift object, so each may live on its own thread")
+  @DisplayName("two instances share no transform, CRS or projection object, so each may live on its own thread")
   void shouldNotShareTransformObjectsAcrossInstances() throws CrsException {
     CrsId id = CrsId.parse("EPSG:28992");
     BasicCoordinateTransform a = (BasicCoordinateTransform) new CrsNormalizer(Map.of()).transformFor(id);
@@ -189,6 +213,9 @@ class CrsNormalizerTest {
         .anySatisfy(p -> assertThat(p).contains("EPSG:2154"))
         .anySatisfy(p -> assertThat(p).contains("EPSG:3006").contains("empty"));
     assertThatThrownBy(() -> new CrsNormalizer(definitions)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new CrsNormalizer(Map.of("EPSG:2154", "+proj=nonsense")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("EPSG:2154");
     assertThat(CrsNormalizer.problems(Map.of("EPSG:28992", RD_NEW_PINNED))).isEmpty();
   }
 
