@@ -57,7 +57,7 @@ public record CrsId(String canonical, int epsg, boolean northingFirst) {
   /** OGC:CRS84: WGS 84 with longitude first. */
   public static final CrsId CRS84 = new CrsId("OGC:CRS84", 4326, false);
 
-  /** Largest EPSG CRS code; larger numbers are Esri wkids (GeoTIFF keeps EPSG codes in 16 bits). */
+  /** Largest code EPSG assigns to a CRS; larger numbers are Esri wkids (or Google's 900913). */
   public static final int MAX_EPSG_CODE = 32767;
 
   private static final Pattern CRS84_FORM = Pattern.compile(
@@ -93,13 +93,10 @@ public record CrsId(String canonical, int epsg, boolean northingFirst) {
       return CRS84;
     }
     Matcher m = CODED_FORM.matcher(t);
-    if (!m.matches()) {
-      throw new CrsException("unrecognised CRS: " + t);
+    if (!m.matches() || Integer.parseInt(m.group(1)) == 0) {
+      throw new CrsException("unrecognised CRS: " + excerpt(t));
     }
     int code = Integer.parseInt(m.group(1));
-    if (code == 0) {
-      throw new CrsException("unrecognised CRS: " + t);
-    }
     return ofCode(code);
   }
 
@@ -119,6 +116,11 @@ public record CrsId(String canonical, int epsg, boolean northingFirst) {
       return epsg(alias);
     }
     return code <= MAX_EPSG_CODE ? epsg(code) : new CrsId("ESRI:" + code, 0, false);
+  }
+
+  /** A provider's text, cut short enough for an error message. */
+  private static String excerpt(String text) {
+    return text.length() <= 64 ? text : text.substring(0, 64) + "...";
   }
 
   private static CrsId epsg(int code) {
