@@ -1,7 +1,6 @@
 package dev.georesolver.config;
 
-import dev.georesolver.crs.CrsException;
-import dev.georesolver.crs.CrsId;
+import dev.georesolver.crs.CrsNormalizer;
 import dev.georesolver.geo.Claim;
 import dev.georesolver.normalize.IdempotencyKey;
 import dev.georesolver.provider.AdapterRegistry;
@@ -342,18 +341,9 @@ public final class ManifestLoader {
       return Map.of();
     }
     Map<String, String> raw = r.stringMap(o, "crs_definitions");
-    Map<String, String> out = new LinkedHashMap<>();
-    raw.forEach((k, v) -> {
-      try {
-        out.put(CrsId.parse(k).canonical(), v);
-        if (v.isBlank()) {
-          r.problem("crs_definitions." + k + " must be a proj4 definition");
-        }
-      } catch (CrsException e) {
-        r.problem("crs_definitions." + k + ": " + e.getMessage());
-      }
-    });
-    return out;
+    List<String> problems = CrsNormalizer.problems(raw);
+    problems.forEach(r::problem);
+    return problems.isEmpty() ? raw : Map.of();
   }
 
   private static void checkIntentLadders(Reader r, Map<String, IntentConfig> intents, List<TierConfig> tiers) {

@@ -8,11 +8,11 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 
-/** A wall clock and monotonic ticker that move only when a test says so. */
+/** A wall clock and monotonic ticker that move only when a test says so; advanced from one thread at a time. */
 public final class FakeClock extends Clock implements Ticker {
 
-  private Instant now = Instant.parse("2026-01-01T00:00:00Z");
-  private long nanos = 1_000_000_000L;
+  private volatile Instant now = Instant.parse("2026-01-01T00:00:00Z");
+  private volatile long nanos = 1_000_000_000L;
 
   /** Moves both clocks forward. */
   public void advance(Duration d) {

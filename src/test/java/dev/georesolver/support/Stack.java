@@ -45,7 +45,7 @@ public final class Stack {
       return Future.failedFuture(e);
     }
     GeoResolver.Options o = new GeoResolver.Options(0, 1, 1, env, local, clock, Ticker.SYSTEM, new Random(42));
-    return GeoResolver.deploy(vertx, m, o).map(r -> new Stack(m, r.port(), WebClient.create(vertx)));
+    return GeoResolver.deploy(vertx, m, o).map(r -> new Stack(m, r.port(), WebClient.create(vertx, new io.vertx.ext.web.client.WebClientOptions(), new io.vertx.core.http.PoolOptions().setHttp1MaxSize(64))));
   }
 
   /** {@code GET path} against the resolver. */
