@@ -35,7 +35,8 @@ public final class OpenCageAdapter extends JsonProviderAdapter {
   private static final String PATH = "/geocode/v1/json";
   private static final Set<String> ROOFTOP_TYPES = Set.of("building", "house", "attraction", "place_of_worship");
   private static final Set<String> LOCALITY_TYPES = Set.of(
-      "city", "town", "village", "hamlet", "suburb", "neighbourhood", "city_district", "quarter", "municipality");
+      "city", "town", "village", "hamlet", "suburb", "neighbourhood", "city_district", "quarter", "municipality",
+      "local_administrative_area");
   private static final Set<String> REGION_TYPES = Set.of("state", "county", "state_district", "region", "province");
 
   @Override
