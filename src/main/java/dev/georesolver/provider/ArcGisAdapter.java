@@ -144,12 +144,15 @@ public final class ArcGisAdapter extends JsonProviderAdapter {
     }
     Hits hits = new Hits(mode);
     if (o.containsKey("candidates") || o.containsKey("locations")) {
-      String crs = crs(Parsing.object(o, "spatialReference"), hits);
       JsonArray list = Parsing.array(o, o.containsKey("candidates") ? "candidates" : "locations");
       if (list == null) {
         return ProviderAnswer.failed(FailureClass.DEGRADABLE, "schema: candidates is not an array");
       }
-      for (int i = 0; crs != null && i < list.size(); i++) {
+      String crs = crs(Parsing.object(o, "spatialReference"), hits);
+      if (crs == null) {
+        return hits.answer();
+      }
+      for (int i = 0; i < list.size(); i++) {
         candidate(Parsing.object(list, i), crs, hits);
       }
       return hits.answer();

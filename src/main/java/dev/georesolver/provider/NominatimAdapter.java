@@ -124,8 +124,9 @@ public final class NominatimAdapter extends JsonProviderAdapter {
   }
 
   private static ProviderAnswer error(Object error, ProviderResponse r) {
-    if (error instanceof JsonObject e && Parsing.integer(e, "code") != null) {
-      return HttpStatusClassifier.classifyCode(Parsing.integer(e, "code"), r, true);
+    Integer code = error instanceof JsonObject e ? Parsing.integer(e, "code") : null;
+    if (code != null) {
+      return HttpStatusClassifier.classifyCode(code, r, true);
     }
     String message = error instanceof String s ? s : String.valueOf(error);
     return message.contains("Unable to geocode")

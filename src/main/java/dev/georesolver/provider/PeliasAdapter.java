@@ -88,10 +88,11 @@ public final class PeliasAdapter extends JsonProviderAdapter {
 
   @Override
   protected ProviderAnswer read(Direction direction, Object body, SchemaMode mode, ProviderResponse r) {
-    if (!(body instanceof JsonObject o) || Parsing.array(o, "features") == null) {
+    JsonObject o = body instanceof JsonObject j ? j : null;
+    JsonArray features = Parsing.array(o, "features");
+    if (features == null) {
       return ProviderAnswer.failed(FailureClass.DEGRADABLE, "schema: no features array");
     }
-    JsonArray features = Parsing.array(o, "features");
     JsonArray errors = Parsing.array(Parsing.object(o, "geocoding"), "errors");
     if (features.isEmpty() && errors != null && !errors.isEmpty()) {
       return ProviderAnswer.failed(FailureClass.REJECTED, String.valueOf(errors.getValue(0)));
