@@ -18,7 +18,16 @@ public final class AdapterRegistry {
   public static final String GAZETTEER = "gazetteer";
 
   private static final Map<String, ProviderAdapter> HTTP = Map.of(
-      "generic", new GenericAdapter());
+      "generic", new GenericAdapter(),
+      "nominatim", new NominatimAdapter(),
+      "pelias", new PeliasAdapter(),
+      "photon", new PhotonAdapter(),
+      "google", new GoogleAdapter(),
+      "here", new HereAdapter(),
+      "mapbox", new MapboxAdapter(),
+      "mapbox_v5", new MapboxV5Adapter(),
+      "opencage", new OpenCageAdapter(),
+      "arcgis", new ArcGisAdapter());
 
   private AdapterRegistry() {}
 

@@ -23,15 +23,36 @@ public final class HttpStatusClassifier {
     if (s >= 200 && s < 300) {
       return null;
     }
-    return switch (s) {
-      case 502, 503, 504 -> fail(FailureClass.TRANSIENT, "HTTP " + s);
+    return classifyCode(s, r, notFoundIsNoMatch);
+  }
+
+  /**
+   * The failure for an HTTP-like status code that may come from the body rather than the status
+   * line (ArcGIS {@code error.code}, OpenCage {@code status.code}), with the same rules as
+   * {@link #classify}. A 2xx code is {@link FailureClass#UNCLASSIFIED}: callers only pass codes
+   * that already mean "error".
+   *
+   * @param r the response, read for {@code Retry-After} when the code is 429
+   */
+  public static ProviderAnswer.Failed classifyCode(int code, ProviderResponse r, boolean notFoundIsNoMatch) {
+    return switch (code) {
+      case 502, 503, 504 -> fail(FailureClass.TRANSIENT, "HTTP " + code);
       case 500 -> fail(FailureClass.DEGRADABLE, "HTTP 500");
-      case 429 -> new ProviderAnswer.Failed(FailureClass.QUOTA, "HTTP 429", retryAfterMs(r.header("retry-after"), System.currentTimeMillis()));
-      case 401, 403 -> fail(FailureClass.CREDENTIAL, "HTTP " + s);
-      case 400, 422 -> fail(FailureClass.REJECTED, "HTTP " + s);
+      case 429 -> quota(r, "HTTP 429");
+      case 401, 403 -> fail(FailureClass.CREDENTIAL, "HTTP " + code);
+      case 400, 422 -> fail(FailureClass.REJECTED, "HTTP " + code);
       case 404 -> notFoundIsNoMatch ? fail(FailureClass.NO_MATCH, "HTTP 404") : fail(FailureClass.UNCLASSIFIED, "HTTP 404");
-      default -> fail(FailureClass.UNCLASSIFIED, "HTTP " + s);
+      default -> fail(FailureClass.UNCLASSIFIED, "HTTP " + code);
     };
+  }
+
+  /**
+   * A {@link FailureClass#QUOTA} failure carrying the response's {@code Retry-After}, for HTTP 429
+   * and for a provider's in-body over-quota status alike. Reads the wall clock only to resolve the
+   * HTTP-date form of the header.
+   */
+  public static ProviderAnswer.Failed quota(ProviderResponse r, String detail) {
+    return new ProviderAnswer.Failed(FailureClass.QUOTA, detail, retryAfterMs(r.header("retry-after"), System.currentTimeMillis()));
   }
 
   private static ProviderAnswer.Failed fail(FailureClass c, String detail) {

@@ -1,0 +1,97 @@
+package dev.georesolver.provider;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * Mapbox Geocoding v5 ({@code adapter: mapbox_v5}); credential default: query parameter
+ * {@code access_token}.
+ *
+ * <p>Forward: {@code GET {endpoint}/geocoding/v5/mapbox.places/{query}.json} with the free text
+ * URL-encoded into the path (v5 has no structured input); a bbox becomes
+ * {@code bbox=minLon,minLat,maxLon,maxLat} (a hard filter); the language goes in
+ * {@code language}. Reverse: {@code GET {endpoint}/geocoding/v5/mapbox.places/{lon},{lat}.json}.
+ *
+ * <p>The body is a GeoJSON FeatureCollection whose features carry {@code center = [lon, lat]} and
+ * {@code relevance} (0–1, how much of the query the feature matched), used as the confidence.
+ * Errors arrive as {@code {"message": …}} and are classified as in {@link MapboxAdapter}. Strict
+ * validation requires the point, {@code relevance} and {@code place_name}.
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class MapboxV5Adapter extends JsonProviderAdapter {
+
+  /** Confidence assumed under relaxed validation when a feature carries no relevance. */
+  static final double DEFAULT_CONFIDENCE = 0.5;
+
+  private static final String PLACES = "/geocoding/v5/mapbox.places/";
+
+  @Override
+  public String name() {
+    return "mapbox_v5";
+  }
+
+  @Override
+  public CredentialPlacement defaultCredential() {
+    return CredentialPlacement.queryParam("access_token");
+  }
+
+  @Override
+  public OutboundRequest forward(String endpoint, ForwardQuery q) {
+    return OutboundRequest.get(endpoint, PLACES + OutboundRequest.enc(q.text()) + ".json")
+        .param("bbox", Requests.lonLatBox(q.bbox()))
+        .param("language", Requests.language(q.language()))
+        .build();
+  }
+
+  @Override
+  public boolean supportsReverse() {
+    return true;
+  }
+
+  @Override
+  public OutboundRequest reverse(String endpoint, ReverseQuery q) {
+    return OutboundRequest.get(endpoint, PLACES + Requests.num(q.lon()) + "," + Requests.num(q.lat()) + ".json")
+        .param("language", Requests.language(q.language()))
+        .build();
+  }
+
+  @Override
+  protected ProviderAnswer read(Direction direction, Object body, SchemaMode mode, ProviderResponse r) {
+    JsonArray features = MapboxAdapter.features(body);
+    if (features == null) {
+      return MapboxAdapter.withoutFeatures(body, r);
+    }
+    Hits hits = new Hits(mode);
+    for (int i = 0; i < features.size(); i++) {
+      feature(Parsing.object(features, i), hits);
+    }
+    return hits.answer();
+  }
+
+  private static void feature(JsonObject f, Hits hits) {
+    JsonArray center = Parsing.array(f, "center");
+    double[] lonLat = center != null ? Parsing.pair(Parsing.number(center, 0), Parsing.number(center, 1))
+        : f == null ? null : Parsing.geoJsonPoint(f);
+    if (lonLat == null) {
+      hits.violation("feature without center or point geometry");
+      return;
+    }
+    Double relevance = Parsing.number(f, "relevance");
+    String label = Parsing.string(f, "place_name");
+    if (hits.missingRequired(relevance, "relevance") || hits.missingRequired(label, "place_name")) {
+      return;
+    }
+    double confidence = relevance == null ? DEFAULT_CONFIDENCE : Parsing.clamp01(relevance);
+    hits.addWgs84(RawHit.of(lonLat[0], lonLat[1], Parsing.WGS84, confidence, label, precision(f)));
+  }
+
+  /** The precision from the first {@code place_type}; interpolated addresses say so in their geometry. */
+  static String precision(JsonObject f) {
+    String type = Parsing.firstString(f, "place_type");
+    if ("address".equals(type) && Parsing.flag(Parsing.object(f, "geometry"), "interpolated")) {
+      return Precision.INTERPOLATED;
+    }
+    return MapboxAdapter.byFeatureType(type);
+  }
+}
