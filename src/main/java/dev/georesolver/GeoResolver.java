@@ -1,7 +1,10 @@
 package dev.georesolver;
 
+import dev.georesolver.tier.LocalAdapterFactory;
 import dev.georesolver.bus.Codecs;
+import dev.georesolver.cache.CachedIndexAdapter;
 import dev.georesolver.cache.DedupeVerticle;
+import dev.georesolver.cache.IndexVerticle;
 import dev.georesolver.chain.ChainVerticle;
 import dev.georesolver.config.Manifest;
 import dev.georesolver.config.Secret;
@@ -44,6 +47,7 @@ public final class GeoResolver {
    * @param chainInstances chain verticle instances
    * @param ingressInstances ingress verticle instances (sharing the port)
    * @param env the environment credentials are read from
+   * @param redisUrl the shared store's URL, or null for the in-process store only
    * @param localAdapters factories of local adapters by manifest adapter name
    * @param clock wall clock
    * @param ticker monotonic clock
@@ -54,7 +58,8 @@ public final class GeoResolver {
       int chainInstances,
       int ingressInstances,
       Map<String, String> env,
-      Map<String, Function<Vertx, Future<LocalAdapter>>> localAdapters,
+      String redisUrl,
+      Map<String, LocalAdapterFactory> localAdapters,
       Clock clock,
       Ticker ticker,
       RandomGenerator random) {
@@ -62,17 +67,22 @@ public final class GeoResolver {
     /** Production defaults: one chain and one ingress instance per core. */
     public static Options defaults(int port, Map<String, String> env) {
       int cores = Runtime.getRuntime().availableProcessors();
-      return new Options(port, cores, cores, env, Map.of(), Clock.systemUTC(), Ticker.SYSTEM, ThreadLocalRandom.current());
+      return new Options(port, cores, cores, env, null, Map.of(), Clock.systemUTC(), Ticker.SYSTEM, ThreadLocalRandom.current());
     }
 
     /** These options with other local adapter factories. */
-    public Options withLocalAdapters(Map<String, Function<Vertx, Future<LocalAdapter>>> factories) {
-      return new Options(port, chainInstances, ingressInstances, env, factories, clock, ticker, random);
+    public Options withLocalAdapters(Map<String, LocalAdapterFactory> factories) {
+      return new Options(port, chainInstances, ingressInstances, env, redisUrl, factories, clock, ticker, random);
     }
 
     /** These options with one chain and one ingress instance (tests). */
     public Options single() {
-      return new Options(port, 1, 1, env, localAdapters, clock, ticker, random);
+      return new Options(port, 1, 1, env, redisUrl, localAdapters, clock, ticker, random);
+    }
+
+    /** These options with a shared store (null: in-process only). */
+    public Options withRedis(String url) {
+      return new Options(port, chainInstances, ingressInstances, env, url, localAdapters, clock, ticker, random);
     }
   }
 
@@ -89,9 +99,12 @@ public final class GeoResolver {
     Codecs.registerAll(vertx.eventBus());
     List<String> ids = new ArrayList<>();
     manifest.disabledTiers().forEach((name, why) -> log.info("tier {} left out of the ladder: {}", name, why));
-    Future<Void> chain = vertx.deployVerticle(new DedupeVerticle(manifest.routing().idempotency(), o.clock(),
-            () -> o.ticker().nanoTime()))
+    var idem = manifest.routing().idempotency();
+    Future<Void> chain = vertx.deployVerticle(new DedupeVerticle(idem, o.redisUrl(), o.clock(), () -> o.ticker().nanoTime()))
         .map(ids::add).mapEmpty();
+    if (usesCachedIndex(manifest)) {
+      chain = chain.compose(v -> vertx.deployVerticle(new IndexVerticle(idem, o.redisUrl(), o.clock()))).map(ids::add).mapEmpty();
+    }
     for (TierConfig t : manifest.enabledTiers()) {
       chain = chain.compose(v -> deployTier(vertx, manifest, t, o)).map(ids::add).mapEmpty();
     }
@@ -107,11 +120,28 @@ public final class GeoResolver {
         });
   }
 
+  /** Whether the ladder has a cached-index rung (then the index is deployed and written through). */
+  public static boolean usesCachedIndex(Manifest manifest) {
+    return manifest.enabledTiers().stream().anyMatch(t -> AdapterRegistry.CACHED_INDEX.equals(t.adapter()));
+  }
+
+  /** The local adapters built in, overridden by {@code Options.localAdapters}. */
+  private static LocalAdapterFactory localFactory(String adapter, Options o) {
+    LocalAdapterFactory given = o.localAdapters().get(adapter);
+    if (given != null) {
+      return given;
+    }
+    if (AdapterRegistry.CACHED_INDEX.equals(adapter)) {
+      return (vertx, tier) -> Future.succeededFuture(new CachedIndexAdapter(vertx, tier, o.clock()));
+    }
+    return null;
+  }
+
   private static Future<String> deployTier(Vertx vertx, Manifest manifest, TierConfig t, Options o) {
     Secret secret = t.credential() == null ? null : Secret.read(t.credential(), o.env()).orElse(null);
-    Function<Vertx, Future<LocalAdapter>> local = null;
+    LocalAdapterFactory local = null;
     if (AdapterRegistry.isLocal(t.adapter())) {
-      local = o.localAdapters().get(t.adapter());
+      local = localFactory(t.adapter(), o);
       if (local == null) {
         return Future.failedFuture(new IllegalStateException("tier " + t.name() + ": adapter " + t.adapter()
             + " is not available in this build"));

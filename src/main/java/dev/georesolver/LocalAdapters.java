@@ -1,5 +1,6 @@
 package dev.georesolver;
 
+import dev.georesolver.tier.LocalAdapterFactory;
 import dev.georesolver.provider.LocalAdapter;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -14,8 +15,8 @@ final class LocalAdapters {
   private LocalAdapters() {}
 
   /** Every local adapter factory. */
-  static Map<String, Function<Vertx, Future<LocalAdapter>>> all(String redisUrl) {
-    Map<String, Function<Vertx, Future<LocalAdapter>>> m = new HashMap<>();
+  static Map<String, LocalAdapterFactory> all() {
+    Map<String, LocalAdapterFactory> m = new HashMap<>();
     return m;
   }
 }

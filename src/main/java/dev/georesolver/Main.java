@@ -54,14 +54,27 @@ public final class Main {
       System.exit(EXIT_CONFIG);
       return;
     }
+    String redis = storeUrl(cli, manifest);
     Vertx vertx = Vertx.vertx();
     GeoResolver.Options options = GeoResolver.Options.defaults(cli.port(), System.getenv())
-        .withLocalAdapters(LocalAdapters.all(cli.redisUrl()));
+        .withRedis(redis)
+        .withLocalAdapters(LocalAdapters.all());
     GeoResolver.deploy(vertx, manifest, options).onFailure(t -> {
       log.error("georesolver failed to start: {}", t.getMessage(), t);
       vertx.close().onComplete(x -> System.exit(1));
     });
     Runtime.getRuntime().addShutdownHook(new Thread(() -> vertx.close().await(), "georesolver-shutdown"));
+  }
+
+  /**
+   * The shared store's URL: {@code --redis} / {@code GEO_REDIS_URL} turns Redis on whatever the
+   * manifest says; a manifest asking for Redis without a URL gets the local default.
+   */
+  static String storeUrl(Cli cli, Manifest manifest) {
+    if (cli.redisUrl() != null) {
+      return cli.redisUrl();
+    }
+    return manifest.routing().idempotency().redis() ? "redis://localhost:6379" : null;
   }
 
   /**

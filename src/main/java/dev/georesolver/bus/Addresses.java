@@ -67,6 +67,19 @@ public final class Addresses {
   public static final String DEDUPE_STATUS = "geocode.dedupe.status";
 
   /**
+   * Cached-index lookup, request/reply. Sender: the cached-index rung. Body {@link IndexQuery};
+   * reply the {@link IndexEntry}, or null when there is none. Never fails for a store outage: that
+   * reads as "none".
+   */
+  public static final String INDEX_LOOKUP = "geocode.index.lookup";
+
+  /** Cached-index write-through, send. Sender: chain, for answers from non-cache rungs. Body {@link IndexEntry}. */
+  public static final String INDEX_WRITE = "geocode.index.write";
+
+  /** Cached-index status, request/reply: JSON {@code {"store", "reachable", "entries"?}}. */
+  public static final String INDEX_STATUS = "geocode.index.status";
+
+  /**
    * Readiness, request/reply. Sender: ingress. Reply JSON {@code {"ready", "tiers": [...],
    * "store": {...}}}, gathered from each tier's status address and the store.
    */

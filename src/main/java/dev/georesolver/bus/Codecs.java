@@ -14,7 +14,9 @@ public final class Codecs {
       new RecordCodec<>(TierReply.class, TierReply::toJson, TierReply::fromJson),
       new RecordCodec<>(DedupeClaim.class, DedupeClaim::toJson, DedupeClaim::fromJson),
       new RecordCodec<>(DedupeVerdict.class, DedupeVerdict::toJson, DedupeVerdict::fromJson),
-      new RecordCodec<>(DedupeComplete.class, DedupeComplete::toJson, DedupeComplete::fromJson));
+      new RecordCodec<>(DedupeComplete.class, DedupeComplete::toJson, DedupeComplete::fromJson),
+      new RecordCodec<>(IndexEntry.class, IndexEntry::toJson, IndexEntry::fromJson),
+      new RecordCodec<>(IndexQuery.class, IndexQuery::toJson, IndexQuery::fromJson));
 
   private Codecs() {}
 

@@ -18,15 +18,21 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Owns the idempotency store and the in-flight map (DESIGN §1, §7).
+ * Owns the idempotency store and the in-flight map (DESIGN §1, §7): a bounded in-process L1, and
+ * with {@code deduplication_store: redis} the shared store behind it.
  *
- * <p>A claim ({@link Addresses#DEDUPE_CLAIM}) is answered with a replay when a stored answer is
- * young enough for the intent and of a claim it accepts; otherwise, if an identical request (same
- * coalesce key) is being walked, the claim waits — its reply is the leader's answer — until the
- * waiter's own deadline; otherwise it leads. A leader's outcome ({@link Addresses#DEDUPE_COMPLETE})
- * is stored (resolved answers only, for the TTL the chain gives) and released to its waiters. A
- * leader that never reports back is given up at its deadline plus {@link #LEADER_GRACE_MS}; its
- * waiters then walk on their own.
+ * <p>A claim ({@link Addresses#DEDUPE_CLAIM}) is answered, in order:
+ * <ol>
+ *   <li>with a replay, when L1 (then the shared store) holds an answer young enough for the intent
+ *       and of a claim it accepts;
+ *   <li>by waiting, when an identical request (same coalesce key) is in flight on this instance:
+ *       the waiter's reply is the leader's answer, or "bypass" at the waiter's own deadline;
+ *   <li>by waiting for another instance, when its claim in the shared store is held there;
+ *   <li>otherwise with "lead": walk, then report ({@link Addresses#DEDUPE_COMPLETE}).
+ * </ol>
+ * A leader's outcome is stored (resolved answers, for the TTL the chain gives) and released to its
+ * waiters here and on other instances. A leader that never reports is given up at its deadline plus
+ * {@link #LEADER_GRACE_MS}. The shared store being down degrades this to one-instance behaviour.
  */
 public final class DedupeVerticle extends VerticleBase {
 
@@ -36,10 +42,12 @@ public final class DedupeVerticle extends VerticleBase {
   static final long WAITER_MARGIN_MS = 5;
 
   private final IdempotencyConfig cfg;
+  private final String redisUrl;
   private final Clock clock;
   private final com.github.benmanes.caffeine.cache.Ticker cacheTicker;
   private final Map<String, Flight> inFlight = new HashMap<>();
-  private MemoryStore store;
+  private MemoryStore l1;
+  private SharedStore shared;
 
   private static final class Flight {
     final List<Waiter> waiters = new ArrayList<>(2);
@@ -50,58 +58,105 @@ public final class DedupeVerticle extends VerticleBase {
 
   /**
    * @param cfg the manifest's idempotency settings
+   * @param redisUrl the shared store's URL, or null for the in-process store only
    * @param clock wall clock for ages
-   * @param cacheTicker the store's expiry clock (nanoseconds)
+   * @param cacheTicker L1's expiry clock (nanoseconds)
    */
-  public DedupeVerticle(IdempotencyConfig cfg, Clock clock, com.github.benmanes.caffeine.cache.Ticker cacheTicker) {
+  public DedupeVerticle(IdempotencyConfig cfg, String redisUrl, Clock clock, com.github.benmanes.caffeine.cache.Ticker cacheTicker) {
     this.cfg = cfg;
+    this.redisUrl = redisUrl;
     this.clock = clock;
     this.cacheTicker = cacheTicker;
   }
 
   @Override
   public Future<?> start() {
-    store = new MemoryStore(cfg.maxEntries(), cacheTicker);
+    l1 = new MemoryStore(cfg.maxEntries(), cacheTicker);
+    shared = redisUrl == null ? SharedStore.NONE
+        : new RedisSharedStore(vertx, new GuardedRedis(vertx, "dedupe", redisUrl, cfg.commandTimeoutMs()), cfg.keyPrefix(), clock);
     var bus = vertx.eventBus();
     return Future.all(
         bus.<DedupeClaim>consumer(Addresses.DEDUPE_CLAIM, this::onClaim).completion(),
         bus.<DedupeComplete>consumer(Addresses.DEDUPE_COMPLETE, this::onComplete).completion(),
-        bus.consumer(Addresses.DEDUPE_STATUS, m -> m.reply(status())).completion());
+        bus.consumer(Addresses.DEDUPE_STATUS, m -> status().onSuccess(m::reply)).completion());
+  }
+
+  @Override
+  public Future<?> stop() {
+    return shared.close();
   }
 
   private void onClaim(Message<DedupeClaim> msg) {
     DedupeClaim c = msg.body();
     long budget = parse(msg.headers().get(Addresses.DEADLINE_HEADER));
-    MemoryStore.Stored s = c.maxAgeMs() > 0 ? store.get(c.key()) : null;
+    MemoryStore.Stored s = c.maxAgeMs() > 0 ? l1.get(c.key()) : null;
     if (s != null && replayable(s, c)) {
-      msg.reply(new DedupeVerdict(DedupeVerdict.Kind.REPLAY, s.result(), clock.millis() - s.storedAtMs()));
+      msg.reply(replay(s));
       return;
     }
     Flight flight = inFlight.get(c.coalesceKey());
     if (flight != null) {
-      long wait = budget - WAITER_MARGIN_MS;
-      if (wait <= 0) {
-        msg.reply(DedupeVerdict.BYPASS);
-        return;
-      }
-      Waiter[] self = new Waiter[1];
-      long timer = vertx.setTimer(wait, id -> {
-        flight.waiters.remove(self[0]);
-        msg.reply(DedupeVerdict.BYPASS);
-      });
-      self[0] = new Waiter(msg, timer);
-      flight.waiters.add(self[0]);
+      await(flight, msg, budget);
       return;
     }
     Flight lead = new Flight();
     lead.leaderTimer = vertx.setTimer(Math.max(1, budget) + LEADER_GRACE_MS, id -> release(c.coalesceKey(), null));
     inFlight.put(c.coalesceKey(), lead);
-    msg.reply(DedupeVerdict.LEAD);
+    sharedReplay(c).compose(stored -> {
+      if (stored != null) {
+        l1.put(c.key(), stored.result(), stored.storedAtMs(), Math.max(1, stored.ttlMs() - (clock.millis() - stored.storedAtMs())));
+        msg.reply(replay(stored));
+        release(c.coalesceKey(), stored.result());
+        return Future.succeededFuture();
+      }
+      return shared.claim(c.coalesceKey(), budget + LEADER_GRACE_MS).compose(mine -> {
+        if (mine) {
+          msg.reply(DedupeVerdict.LEAD);
+          return Future.succeededFuture();
+        }
+        return shared.awaitOther(c.coalesceKey(), budget - WAITER_MARGIN_MS).map(other -> {
+          if (other == null) {
+            // The other instance gave up or died: this claimant walks, and leads its local waiters.
+            msg.reply(DedupeVerdict.LEAD);
+          } else {
+            msg.reply(new DedupeVerdict(DedupeVerdict.Kind.JOINED, other, 0));
+            release(c.coalesceKey(), other);
+          }
+          return null;
+        });
+      });
+    });
+  }
+
+  private Future<MemoryStore.Stored> sharedReplay(DedupeClaim c) {
+    if (c.maxAgeMs() <= 0) {
+      return Future.succeededFuture();
+    }
+    return shared.lookup(c.key()).map(s -> s != null && replayable(s, c) ? s : null);
+  }
+
+  private void await(Flight flight, Message<DedupeClaim> msg, long budget) {
+    long wait = budget - WAITER_MARGIN_MS;
+    if (wait <= 0) {
+      msg.reply(DedupeVerdict.BYPASS);
+      return;
+    }
+    Waiter[] self = new Waiter[1];
+    long timer = vertx.setTimer(wait, id -> {
+      flight.waiters.remove(self[0]);
+      msg.reply(DedupeVerdict.BYPASS);
+    });
+    self[0] = new Waiter(msg, timer);
+    flight.waiters.add(self[0]);
+  }
+
+  private DedupeVerdict replay(MemoryStore.Stored s) {
+    return new DedupeVerdict(DedupeVerdict.Kind.REPLAY, s.result(), clock.millis() - s.storedAtMs());
   }
 
   private boolean replayable(MemoryStore.Stored s, DedupeClaim c) {
     long age = clock.millis() - s.storedAtMs();
-    if (age > c.maxAgeMs()) {
+    if (age > c.maxAgeMs() || age > s.ttlMs()) {
       return false;
     }
     String accepted = c.acceptedClaims();
@@ -118,9 +173,11 @@ public final class DedupeVerticle extends VerticleBase {
 
   private void onComplete(Message<DedupeComplete> msg) {
     DedupeComplete d = msg.body();
-    if (d.result() != null && d.result().resolved() && d.ttlMs() > 0) {
-      store.put(d.key(), d.result(), clock.millis(), d.ttlMs());
+    boolean store = d.result() != null && d.result().resolved() && d.ttlMs() > 0;
+    if (store) {
+      l1.put(d.key(), d.result(), clock.millis(), d.ttlMs());
     }
+    shared.complete(d.key(), d.coalesceKey(), d.result(), store ? d.ttlMs() : 0);
     release(d.coalesceKey(), d.result());
   }
 
@@ -138,12 +195,8 @@ public final class DedupeVerticle extends VerticleBase {
     }
   }
 
-  private JsonObject status() {
-    return new JsonObject()
-        .put("store", "memory")
-        .put("reachable", true)
-        .put("entries", store.size())
-        .put("in_flight", inFlight.size());
+  private Future<JsonObject> status() {
+    return shared.status().map(s -> s.put("l1_entries", l1.size()).put("in_flight", inFlight.size()));
   }
 
   private static long parse(String h) {

@@ -7,6 +7,8 @@ import dev.georesolver.bus.DedupeComplete;
 import dev.georesolver.bus.DedupeVerdict;
 import dev.georesolver.bus.FailureCode;
 import dev.georesolver.bus.Hit;
+import dev.georesolver.bus.IndexEntry;
+import dev.georesolver.cache.AddressKeys;
 import dev.georesolver.bus.RequestValidator;
 import dev.georesolver.bus.ResolveRequest;
 import dev.georesolver.bus.ResolveResult;
@@ -70,6 +72,7 @@ public final class ChainVerticle extends VerticleBase {
   private final Map<Direction, Map<String, List<TierConfig>>> ladders = new EnumMap<>(Direction.class);
   private RequestValidator validator;
   private LadderView view;
+  private boolean writeThrough;
 
   public ChainVerticle(Manifest manifest, Clock clock, Ticker ticker) {
     this.manifest = manifest;
@@ -81,6 +84,7 @@ public final class ChainVerticle extends VerticleBase {
   public Future<?> start() {
     List<TierConfig> enabled = manifest.enabledTiers();
     view = new LadderView(enabled);
+    writeThrough = enabled.stream().anyMatch(t -> AdapterRegistry.CACHED_INDEX.equals(t.adapter()));
     validator = new RequestValidator(manifest.intentNames(), manifest.defaultIntent(), manifest.routing().budgetMs(),
         manifest.routing().maxBudgetMs());
     for (Direction d : Direction.values()) {
@@ -245,7 +249,9 @@ public final class ChainVerticle extends VerticleBase {
           long ms = (ticker.nanoTime() - t0) / 1_000_000L;
           w.attempts().add(new Attempt(tier.name(), reply.outcome(), reply.tries(), ms, reply.detail()));
           if (reply.kind() == TierReply.Kind.HIT) {
-            return Future.succeededFuture(resolved(w, i, tier, reply.hit()));
+            ResolveResult r = resolved(w, i, tier, reply.hit());
+            writeThrough(w, tier, r);
+            return Future.succeededFuture(r);
           }
           return step(w, i + 1);
         });
@@ -269,6 +275,27 @@ public final class ChainVerticle extends VerticleBase {
     ForwardQuery f = r.direction() == Direction.FORWARD ? new ForwardQuery(r.text(), r.components(), r.bbox(), r.language()) : null;
     ReverseQuery rq = r.direction() == Direction.REVERSE ? new ReverseQuery(r.lat(), r.lon(), r.language()) : null;
     return new TierRequest(r.direction(), f, rq, w.key(), r.traceId(), reserve, w.intent().maxCacheAgeMs());
+  }
+
+  /**
+   * Keeps the cached index warm: answers that resolved an address (exact or open data) are written
+   * to it. Cached answers are already there, and a city centre is not an address's position.
+   */
+  private void writeThrough(Walk w, TierConfig tier, ResolveResult r) {
+    if (!writeThrough || (tier.claim() != Claim.EXACT && tier.claim() != Claim.OPEN_DATA)) {
+      return;
+    }
+    ResolveRequest q = w.req();
+    String addrKey;
+    if (q.direction() == Direction.FORWARD) {
+      addrKey = AddressKeys.addrKey(new ForwardQuery(q.text(), q.components(), null, null));
+    } else if (r.label() != null) {
+      addrKey = AddressKeys.addrKey(r.label());
+    } else {
+      return;
+    }
+    vertx.eventBus().send(Addresses.INDEX_WRITE, new IndexEntry(addrKey, r.lon(), r.lat(), tier.name(), tier.claim().wire(),
+        r.confidence(), r.label(), r.precision(), r.resolvedAtMs(), null));
   }
 
   private ResolveResult resolved(Walk w, int i, TierConfig tier, Hit hit) {
@@ -296,7 +323,11 @@ public final class ChainVerticle extends VerticleBase {
     Future<JsonObject> store = vertx.eventBus().<JsonObject>request(Addresses.DEDUPE_STATUS, "", o)
         .map(Message::body)
         .otherwise(e -> new JsonObject().put("reachable", false).put("detail", "dedupe verticle did not answer"));
-    Future.join(Future.all(tiers), store).onComplete(ar -> {
+    Future<JsonObject> index = writeThrough
+        ? vertx.eventBus().<JsonObject>request(Addresses.INDEX_STATUS, "", o).map(Message::body)
+            .otherwise(e -> new JsonObject().put("reachable", false).put("detail", "index verticle did not answer"))
+        : Future.succeededFuture(null);
+    Future.join(Future.all(tiers), store, index).onComplete(ar -> {
       JsonArray ts = new JsonArray();
       boolean anyUsable = false;
       for (Future<JsonObject> f : tiers) {
@@ -309,7 +340,8 @@ public final class ChainVerticle extends VerticleBase {
           .put("manifest_revision", manifest.revision())
           .put("tiers", ts)
           .put("disabled_tiers", new JsonObject(new HashMap<>(manifest.disabledTiers())))
-          .put("store", store.result()));
+          .put("store", store.result())
+          .put("index", index.result()));
     });
   }
 }

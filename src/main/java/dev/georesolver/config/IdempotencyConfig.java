@@ -10,9 +10,16 @@ package dev.georesolver.config;
  * @param store {@code memory} (embedded default, one node) or {@code redis}
  * @param maxEntries bound on the in-process store; default {@value #DEFAULT_MAX_ENTRIES}
  * @param keyPrefix prefix of every Redis key; default {@value #DEFAULT_KEY_PREFIX}
+ * @param commandTimeoutMs each Redis command's timeout, milliseconds; default
+ *     {@value #DEFAULT_COMMAND_TIMEOUT_MS}
+ * @param indexTtlSeconds how long a cached-index entry lives without being refreshed; default
+ *     {@value #DEFAULT_INDEX_TTL_SECONDS} (30 days)
  */
 public record IdempotencyConfig(
-    String keyStrategy, long ttlSeconds, long degradedTtlSeconds, String store, long maxEntries, String keyPrefix) {
+    String keyStrategy, long ttlSeconds, long degradedTtlSeconds, String store, long maxEntries, String keyPrefix,
+    long commandTimeoutMs, long indexTtlSeconds) {
+  public static final long DEFAULT_COMMAND_TIMEOUT_MS = 100;
+  public static final long DEFAULT_INDEX_TTL_SECONDS = 30L * 86_400;
   public static final long DEFAULT_TTL_SECONDS = 3600;
   public static final long DEFAULT_DEGRADED_TTL_SECONDS = 60;
   public static final long DEFAULT_MAX_ENTRIES = 100_000;

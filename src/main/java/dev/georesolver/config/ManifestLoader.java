@@ -42,11 +42,12 @@ public final class ManifestLoader {
   private static final Set<String> ROUTING_KEYS =
       Set.of("budget_ms", "max_budget_ms", "admission_factor", "idempotency", "tiers");
   private static final Set<String> IDEMPOTENCY_KEYS = Set.of(
-      "key_strategy", "ttl_seconds", "degraded_ttl_seconds", "deduplication_store", "max_entries", "key_prefix");
+      "key_strategy", "ttl_seconds", "degraded_ttl_seconds", "deduplication_store", "max_entries", "key_prefix",
+      "command_timeout_ms", "index_ttl_seconds");
   private static final Set<String> TIER_KEYS = Set.of(
       "name", "adapter", "endpoint", "claim", "region", "timeout_ms", "typical_ms", "retry_budget",
       "retry_backoff_ms", "rate_limit_per_s", "credential", "circuit_breaker", "schema_validation", "headers",
-      "notice", "pool_size");
+      "notice", "pool_size", "reverse_radius_m");
   private static final Set<String> CREDENTIAL_KEYS = Set.of("header", "query_param", "env", "file");
   private static final Set<String> BREAKER_KEYS = Set.of("failure_threshold", "half_open_timeout_ms", "success_threshold");
   private static final Set<String> INTENT_KEYS = Set.of("max_cache_age_s", "claims");
@@ -147,7 +148,9 @@ public final class ManifestLoader {
         degraded,
         store,
         r.positiveLong(m, "max_entries", p + "max_entries", IdempotencyConfig.DEFAULT_MAX_ENTRIES),
-        r.string(m, "key_prefix", p + "key_prefix", IdempotencyConfig.DEFAULT_KEY_PREFIX));
+        r.string(m, "key_prefix", p + "key_prefix", IdempotencyConfig.DEFAULT_KEY_PREFIX),
+        r.positiveLong(m, "command_timeout_ms", p + "command_timeout_ms", IdempotencyConfig.DEFAULT_COMMAND_TIMEOUT_MS),
+        r.positiveLong(m, "index_ttl_seconds", p + "index_ttl_seconds", IdempotencyConfig.DEFAULT_INDEX_TTL_SECONDS));
   }
 
   private static List<TierConfig> readTiers(Reader r, Object o) {
@@ -225,6 +228,10 @@ public final class ManifestLoader {
       r.problem(p + "schema_validation must be strict or relaxed");
     }
     int pool = (int) r.positiveLong(m, "pool_size", p + "pool_size", (long) TierConfig.DEFAULT_POOL_SIZE);
+    double radius = r.number(m, "reverse_radius_m", p + "reverse_radius_m", TierConfig.DEFAULT_REVERSE_RADIUS_M);
+    if (radius <= 0) {
+      r.problem(p + "reverse_radius_m must be > 0");
+    }
     return new TierConfig(name, adapter, endpoint, claim,
         r.string(m, "region", p + "region", "global"),
         timeout,
@@ -235,7 +242,8 @@ public final class ManifestLoader {
         mode,
         r.stringMap(m.get("headers"), p + "headers"),
         r.string(m, "notice", p + "notice", null),
-        pool);
+        pool,
+        radius);
   }
 
   private static void checkEndpoint(Reader r, String endpoint, String path) {

@@ -26,6 +26,8 @@ import java.util.Map;
  * @param headers extra request headers (e.g. User-Agent)
  * @param notice the result notice opener for this rung, or null for the claim's default
  * @param poolSize maximum HTTP/1 connections to the provider; default {@value #DEFAULT_POOL_SIZE}
+ * @param reverseRadiusM for local rungs, how far a reverse lookup may look for the nearest
+ *     point, metres; default {@value #DEFAULT_REVERSE_RADIUS_M}
  */
 public record TierConfig(
     String name,
@@ -43,10 +45,12 @@ public record TierConfig(
     SchemaMode schemaMode,
     Map<String, String> headers,
     String notice,
-    int poolSize) {
+    int poolSize,
+    double reverseRadiusM) {
 
   public static final long DEFAULT_RETRY_BACKOFF_MS = 50;
   public static final int DEFAULT_POOL_SIZE = 64;
+  public static final double DEFAULT_REVERSE_RADIUS_M = 250;
 
   public TierConfig {
     headers = Map.copyOf(headers);

@@ -26,4 +26,17 @@ public interface LocalAdapter {
   default Future<ProviderAnswer> reverse(ReverseQuery query) {
     return Future.failedFuture(new UnsupportedOperationException(name() + " does not support reverse lookups"));
   }
+
+  /**
+   * A forward lookup for a request whose intent accepts stored answers up to {@code maxCacheAgeMs}
+   * old (0: none). Adapters that answer from a store override this; others ignore the age.
+   */
+  default Future<ProviderAnswer> forward(ForwardQuery query, long maxCacheAgeMs) {
+    return forward(query);
+  }
+
+  /** As {@link #forward(ForwardQuery, long)}, for reverse lookups. */
+  default Future<ProviderAnswer> reverse(ReverseQuery query, long maxCacheAgeMs) {
+    return reverse(query);
+  }
 }

@@ -29,7 +29,9 @@ final class LocalTierCall implements TierCall {
     long timer = vertx.setTimer(Math.max(1, timeoutMs), id -> done.tryFail(new AttemptTimeoutException(timeoutMs)));
     Future<ProviderAnswer> f;
     try {
-      f = req.direction() == Direction.FORWARD ? adapter.forward(req.forward()) : adapter.reverse(req.reverse());
+      f = req.direction() == Direction.FORWARD
+          ? adapter.forward(req.forward(), req.maxCacheAgeMs())
+          : adapter.reverse(req.reverse(), req.maxCacheAgeMs());
     } catch (RuntimeException e) {
       f = Future.failedFuture(e);
     }

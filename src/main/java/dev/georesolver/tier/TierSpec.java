@@ -29,7 +29,7 @@ public record TierSpec(
     Secret secret,
     double admissionFactor,
     Map<String, String> crsDefinitions,
-    Function<Vertx, Future<LocalAdapter>> localAdapter,
+    LocalAdapterFactory localAdapter,
     Clock clock,
     Ticker ticker,
     RandomGenerator random) {}

@@ -87,7 +87,7 @@ public final class TierVerticle extends VerticleBase {
     if (spec.localAdapter() == null) {
       return Future.failedFuture(new IllegalStateException("tier " + cfg.name() + ": no local adapter for " + cfg.adapter()));
     }
-    return spec.localAdapter().apply(vertx).map(a -> new LocalTierCall(vertx, a));
+    return spec.localAdapter().create(vertx, cfg).map(a -> new LocalTierCall(vertx, a));
   }
 
   private static RateLimiter rateLimiter(TierConfig cfg) {

@@ -31,8 +31,9 @@ public final class TransportClassifier {
     if (t instanceof AttemptTimeoutException || c instanceof AttemptTimeoutException) {
       return fail(FailureClass.TRANSIENT, t.getMessage());
     }
-    if (c instanceof UnknownHostException) {
-      return fail(FailureClass.DEGRADABLE, "DNS lookup failed");
+    // Netty wraps the resolver's own cause (e.g. NXDOMAIN) inside the UnknownHostException.
+    if (inChain(t, UnknownHostException.class) || c.getClass().getName().startsWith("io.netty.resolver.dns.")) {
+      return fail(FailureClass.DEGRADABLE, "DNS lookup failed: " + shortMessage(c));
     }
     if (c instanceof NoRouteToHostException) {
       return fail(FailureClass.DEGRADABLE, "no route to host");
@@ -58,6 +59,15 @@ public final class TransportClassifier {
 
   private static ProviderAnswer.Failed fail(FailureClass c, String detail) {
     return new ProviderAnswer.Failed(c, detail, null);
+  }
+
+  private static boolean inChain(Throwable t, Class<? extends Throwable> type) {
+    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      if (type.isInstance(c)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static Throwable rootOf(Throwable t) {

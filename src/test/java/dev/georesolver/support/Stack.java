@@ -1,5 +1,6 @@
 package dev.georesolver.support;
 
+import dev.georesolver.tier.LocalAdapterFactory;
 import dev.georesolver.GeoResolver;
 import dev.georesolver.config.Manifest;
 import dev.georesolver.config.ManifestLoader;
@@ -37,14 +38,25 @@ public final class Stack {
 
   /** Deploys {@code yaml} with the given environment, wall clock and local adapters. */
   public static Future<Stack> deploy(Vertx vertx, String yaml, Map<String, String> env, Clock clock,
-      Map<String, Function<Vertx, Future<LocalAdapter>>> local) {
+      Map<String, LocalAdapterFactory> local) {
+    return deploy(vertx, yaml, env, clock, local, null);
+  }
+
+  /** Deploys {@code yaml} sharing the Redis at {@code redisUrl}. */
+  public static Future<Stack> deployWithRedis(Vertx vertx, String yaml, String redisUrl) {
+    return deploy(vertx, yaml, Map.of(), Clock.systemUTC(), Map.of(), redisUrl);
+  }
+
+  /** Deploys {@code yaml} with everything chosen. */
+  public static Future<Stack> deploy(Vertx vertx, String yaml, Map<String, String> env, Clock clock,
+      Map<String, LocalAdapterFactory> local, String redisUrl) {
     Manifest m;
     try {
       m = ManifestLoader.parse(yaml, env);
     } catch (Exception e) {
       return Future.failedFuture(e);
     }
-    GeoResolver.Options o = new GeoResolver.Options(0, 1, 1, env, local, clock, Ticker.SYSTEM, new Random(42));
+    GeoResolver.Options o = new GeoResolver.Options(0, 1, 1, env, redisUrl, local, clock, Ticker.SYSTEM, new Random(42));
     return GeoResolver.deploy(vertx, m, o).map(r -> new Stack(m, r.port(), WebClient.create(vertx, new io.vertx.ext.web.client.WebClientOptions(), new io.vertx.core.http.PoolOptions().setHttp1MaxSize(64))));
   }
 

@@ -1,0 +1,29 @@
+package dev.georesolver.cache;
+
+import dev.georesolver.normalize.AddressNormalizer;
+import dev.georesolver.normalize.IdempotencyKey;
+import dev.georesolver.provider.ForwardQuery;
+
+/**
+ * Cached-index keys: the address alone, normalized, independent of any bbox (unlike idempotency
+ * keys), so an address resolved once is found again whatever box a later request gives.
+ */
+public final class AddressKeys {
+
+  private AddressKeys() {}
+
+  /** The index key of a forward query. */
+  public static String addrKey(ForwardQuery q) {
+    AddressNormalizer n = AddressNormalizer.standard();
+    return ofNormalized(q.components().isEmpty() ? n.normalize(q.text()) : n.normalize(q.components()));
+  }
+
+  /** The index key of free text (a reverse answer's label). */
+  public static String addrKey(String text) {
+    return ofNormalized(AddressNormalizer.standard().normalize(text));
+  }
+
+  private static String ofNormalized(String normalized) {
+    return IdempotencyKey.sha256Hex("addr|" + normalized);
+  }
+}

@@ -1,0 +1,108 @@
+package dev.georesolver.cache;
+
+import io.vertx.circuitbreaker.CircuitBreaker;
+import io.vertx.circuitbreaker.CircuitBreakerOptions;
+import io.vertx.circuitbreaker.CircuitBreakerState;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.core.net.NetClientOptions;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.RedisOptions;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.List;
+
+/**
+ * A pooled Redis client that can never hold a resolution up: every command (or pipelined batch)
+ * gets its own timeout — the client has none — and a vertx-circuit-breaker in front fails commands
+ * fast while Redis is down or slow. Its single-probe half-open suits a store: one command tells
+ * whether Redis is back, and the pool reconnects by itself, so no restart is needed.
+ *
+ * <p>Callers treat any failure as "store unavailable" and carry on without it. Use from the owning
+ * verticle's context.
+ */
+public final class GuardedRedis {
+
+  private static final Logger log = LoggerFactory.getLogger(GuardedRedis.class);
+
+  /** Consecutive failures that open the store breaker. */
+  static final int MAX_FAILURES = 3;
+  /** How long the store breaker stays open before one probe, milliseconds. */
+  static final long RESET_TIMEOUT_MS = 1000;
+
+  private final String name;
+  private final Redis redis;
+  private final CircuitBreaker breaker;
+  private volatile String lastError;
+
+  /**
+   * @param name who owns it, for logs ({@code dedupe}, {@code index})
+   * @param url the Redis connection string
+   * @param commandTimeoutMs each command's timeout, milliseconds
+   */
+  public GuardedRedis(Vertx vertx, String name, String url, long commandTimeoutMs) {
+    this.name = name;
+    this.redis = Redis.createClient(vertx, new RedisOptions()
+        .setConnectionString(url)
+        .setMaxPoolSize(16)
+        .setMaxPoolWaiting(1024)
+        .setPoolRecycleTimeout(15_000)
+        .setNetClientOptions(new NetClientOptions()
+            .setConnectTimeout((int) Math.max(50, commandTimeoutMs))
+            .setTcpNoDelay(true)
+            .setTcpKeepAlive(true)));
+    this.breaker = CircuitBreaker.create("redis-" + name, vertx, new CircuitBreakerOptions()
+        .setTimeout(commandTimeoutMs)
+        .setMaxFailures(MAX_FAILURES)
+        .setResetTimeout(RESET_TIMEOUT_MS)
+        .setNotificationAddress(null))
+        .openHandler(v -> log.warn("store {}: Redis unavailable ({}); resolving without it", name, lastError))
+        .closeHandler(v -> log.info("store {}: Redis is back", name));
+  }
+
+  /** Sends one command. */
+  public Future<Response> send(Request r) {
+    return breaker.<Response>execute(() -> redis.send(r)).onFailure(this::noteFailure);
+  }
+
+  /** Sends several commands in one round trip (a pipeline; wrap in MULTI/EXEC for atomicity). */
+  public Future<List<Response>> batch(List<Request> rs) {
+    return breaker.<List<Response>>execute(() -> redis.batch(rs)).onFailure(this::noteFailure);
+  }
+
+  private void noteFailure(Throwable t) {
+    lastError = t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage());
+  }
+
+  /** Whether the breaker lets commands through (it does not probe). */
+  public boolean available() {
+    return breaker.state() != CircuitBreakerState.OPEN;
+  }
+
+  /** Pings Redis and reports reachability, breaker state and the last error. */
+  public Future<JsonObject> status() {
+    return send(Request.cmd(Command.PING))
+        .map(r -> true)
+        .otherwise(false)
+        .map(ok -> new JsonObject()
+            .put("reachable", ok)
+            .put("breaker", breaker.state().name().toLowerCase())
+            .put("last_error", ok ? null : lastError));
+  }
+
+  /** Closes the pool. */
+  public Future<Void> close() {
+    breaker.close();
+    return redis.close();
+  }
+
+  @Override
+  public String toString() {
+    return "GuardedRedis[" + name + "]";
+  }
+}
