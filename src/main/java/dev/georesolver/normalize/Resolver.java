@@ -1,0 +1,342 @@
+package dev.georesolver.normalize;
+
+/**
+ * Reads each word of a tokenized address in its context and writes the canonical form; the rules
+ * are listed in {@link dev.georesolver.normalize package-info}. Stateless: all state lives in
+ * locals of one {@link #resolve} call.
+ */
+final class Resolver {
+
+  /** What an emitted word is, as far as its right-hand neighbours care. */
+  private enum Kind {
+    /** A house number or other digit-led word that is not an ordinal. */
+    NUMBER,
+    /** Anything without a more specific reading: names, ordinals, localities. */
+    NAME,
+    DIRECTIONAL,
+    /** A street type written in full ("street", "park"). */
+    TYPE,
+    /** A street type that was abbreviated ("st", "ave"), hence most likely ends a street. */
+    TYPE_ABBREVIATED,
+    /** A street type that leads the name ("rue", "via", "avenue"). */
+    TYPE_LEADING,
+    /** "port", "fort", "mount": a following "st" starts a saint's name. */
+    SAINT_LEADER,
+    /** A unit designator that expects an identifier. */
+    UNIT,
+    /** The identifier that follows a unit designator. */
+    IDENTIFIER
+  }
+
+  private static final String SAINT = "saint";
+
+  private Resolver() {}
+
+  /** The canonical string of {@code t}: resolved words joined by single blanks. */
+  static String resolve(Tokens t) {
+    joinOrdinals(t);
+    int n = t.size;
+    StringBuilder out = new StringBuilder(n * 8);
+    Kind[] kinds = new Kind[n];
+    int[] segments = new int[n];
+    int emitted = 0;
+    String strasse = null;
+    boolean identifierExpected = false;
+
+    for (int i = 0; i < n; i++) {
+      String w = t.words[i];
+      int seg = t.segments[i];
+      Kind prev = emitted > 0 && segments[emitted - 1] == seg ? kinds[emitted - 1] : null;
+      Kind prevPrev = prev != null && emitted > 1 && segments[emitted - 2] == seg
+          ? kinds[emitted - 2] : null;
+      boolean expecting = identifierExpected;
+      identifierExpected = false;
+
+      String canonical;
+      Kind kind;
+      if (expecting && isIdentifier(w)) {
+        canonical = w;
+        kind = Kind.IDENTIFIER;
+      } else if ("#".equals(w)) {
+        identifierExpected = true;
+        if (prev == Kind.UNIT) {
+          continue;
+        }
+        canonical = "unit";
+        kind = Kind.UNIT;
+      } else if (Lexicon.US_REGION_CODES.contains(w) && standsAsRegion(t, i)) {
+        canonical = w;
+        kind = Kind.NAME;
+      } else if ("st".equals(w)) {
+        boolean saint = startsName(t, i, prev);
+        canonical = saint ? SAINT : "street";
+        kind = saint ? Kind.NAME : Kind.TYPE_ABBREVIATED;
+      } else if ("ste".equals(w)) {
+        String next = t.neighbour(i, i + 1);
+        boolean sainte = startsName(t, i, prev) && next.length() > 1;
+        canonical = sainte ? "sainte" : "suite";
+        kind = sainte ? Kind.NAME : Kind.UNIT;
+        identifierExpected = !sainte;
+      } else if ("dr".equals(w)) {
+        boolean doctor = startsName(t, i, prev);
+        canonical = doctor ? "doctor" : "drive";
+        kind = doctor ? Kind.NAME : Kind.TYPE_ABBREVIATED;
+      } else if ("str".equals(w)) {
+        canonical = strReading(t, true);
+        kind = Kind.TYPE_ABBREVIATED;
+      } else if (Lexicon.DIRECTIONALS.containsKey(w)) {
+        boolean letter = directionalIsName(t, i, prev, prevPrev);
+        canonical = letter ? w : Lexicon.DIRECTIONALS.get(w);
+        kind = letter ? Kind.NAME : Kind.DIRECTIONAL;
+      } else if (isPostOfficeBox(t, i)) {
+        canonical = "po";
+        kind = Kind.NAME;
+        i++;
+      } else if (Lexicon.UNIT_DESIGNATORS.containsKey(w)) {
+        canonical = Lexicon.UNIT_DESIGNATORS.get(w);
+        identifierExpected = Lexicon.UNITS_WITH_IDENTIFIER.contains(canonical);
+        kind = identifierExpected ? Kind.UNIT : Kind.NAME;
+      } else if (Lexicon.STREET_TYPES.containsKey(w)) {
+        canonical = Lexicon.STREET_TYPES.get(w);
+        kind = streetTypeKind(w, canonical);
+      } else if (Lexicon.OTHER_WORDS.containsKey(w)) {
+        canonical = Lexicon.OTHER_WORDS.get(w);
+        kind = Kind.NAME;
+      } else if (Lexicon.DIRECTION_WORDS.contains(w)) {
+        canonical = w;
+        kind = Kind.DIRECTIONAL;
+      } else if (isStrCompound(w)) {
+        if (strasse == null) {
+          strasse = strReading(t, false);
+        }
+        canonical = w.substring(0, w.length() - 3) + strasse;
+        kind = Kind.TYPE;
+      } else {
+        canonical = w;
+        kind = isNumber(w) ? Kind.NUMBER : Kind.NAME;
+      }
+
+      if (out.length() > 0) {
+        out.append(' ');
+      }
+      out.append(canonical);
+      kinds[emitted] = kind;
+      segments[emitted] = seg;
+      emitted++;
+    }
+    return out.toString();
+  }
+
+  /**
+   * "1 st avenue" → "1st avenue" when the suffix fits the number and a street type or directional
+   * follows (so "1 st paul st" keeps its house number 1); "fifth" → "5th";
+   * "twenty first" → "21st".
+   */
+  private static void joinOrdinals(Tokens t) {
+    for (int i = 0; i < t.size; i++) {
+      String w = t.words[i];
+      Integer tens = Lexicon.TENS.get(w);
+      if (tens != null) {
+        String next = t.neighbour(i, i + 1);
+        Integer unit = next == null ? null : Lexicon.UNIT_ORDINALS.get(next);
+        if (unit != null) {
+          t.merge(i, Lexicon.ordinal(tens + unit));
+        }
+        continue;
+      }
+      String ordinal = Lexicon.ORDINAL_WORDS.get(w);
+      if (ordinal != null) {
+        t.words[i] = ordinal;
+        continue;
+      }
+      if (isAllDigits(w)) {
+        String next = t.neighbour(i, i + 1);
+        if (next != null && next.equals(ordinalSuffix(w))
+            && (isStreetTypeAt(t, i, i + 2) || isDirectionalAt(t, i, i + 2))) {
+          t.merge(i, w + next);
+        }
+      }
+    }
+  }
+
+  /**
+   * Whether "st", "ste" or "dr" at {@code i} begins a name (saint, sainte, doctor): a name word
+   * follows, and before it stands nothing, a number, a directional, a street type that was
+   * abbreviated or leads the name, a saint leader, or a unit identifier. After a plain name word
+   * it ends the street instead: "main st louis" → "main street louis".
+   */
+  private static boolean startsName(Tokens t, int i, Kind prev) {
+    if (!nameWordAt(t, i, i + 1)) {
+      return false;
+    }
+    return prev == null || prev == Kind.NUMBER || prev == Kind.DIRECTIONAL
+        || prev == Kind.TYPE_ABBREVIATED || prev == Kind.TYPE_LEADING
+        || prev == Kind.SAINT_LEADER || prev == Kind.IDENTIFIER;
+  }
+
+  /** True when word {@code j} is in {@code i}'s segment, starts with a letter and is no keyword. */
+  private static boolean nameWordAt(Tokens t, int i, int j) {
+    String w = t.neighbour(i, j);
+    return w != null && Character.isLetter(w.codePointAt(0)) && !Lexicon.isKeyword(w)
+        && !Lexicon.ORDINAL_WORDS.containsKey(w)
+        && !(Lexicon.US_REGION_CODES.contains(w) && standsAsRegion(t, j));
+  }
+
+  /**
+   * Whether an abbreviated directional is really a letter name: the name of a letter street
+   * ("e st nw" → "e street northwest", while "n park ave" keeps "north"), or the letter after a
+   * leading street type ("avenue n").
+   */
+  private static boolean directionalIsName(Tokens t, int i, Kind prev, Kind prevPrev) {
+    if (isStreetTypeAt(t, i, i + 1) && !isStreetTypeAt(t, i, i + 2)) {
+      return true;
+    }
+    boolean afterType = prev == Kind.TYPE || prev == Kind.TYPE_ABBREVIATED
+        || prev == Kind.TYPE_LEADING;
+    return t.words[i].length() == 1 && afterType
+        && (prevPrev == null || prevPrev == Kind.NUMBER);
+  }
+
+  /** Whether word {@code j}, in {@code i}'s segment, reads as a street type. */
+  private static boolean isStreetTypeAt(Tokens t, int i, int j) {
+    String w = t.neighbour(i, j);
+    if (w == null) {
+      return false;
+    }
+    if ("st".equals(w) || "dr".equals(w)) {
+      return !nameWordAt(t, j, j + 1);
+    }
+    return "str".equals(w) || Lexicon.STREET_TYPES.containsKey(w);
+  }
+
+  private static boolean isDirectionalAt(Tokens t, int i, int j) {
+    String w = t.neighbour(i, j);
+    return w != null && (Lexicon.DIRECTIONALS.containsKey(w) || Lexicon.DIRECTION_WORDS.contains(w));
+  }
+
+  /**
+   * A US state code stands as a region when it is alone in its segment ("hartford, ct") or a ZIP
+   * code follows it ("hartford ct 06103").
+   */
+  private static boolean standsAsRegion(Tokens t, int i) {
+    String next = t.neighbour(i, i + 1);
+    if (next == null) {
+      return !t.sameSegment(i, i - 1);
+    }
+    return isZip(next);
+  }
+
+  private static boolean isZip(String w) {
+    int len = w.length();
+    if (len != 5 && len != 10) {
+      return false;
+    }
+    for (int k = 0; k < len; k++) {
+      char c = w.charAt(k);
+      boolean ok = k == 5 ? c == '-' : c >= '0' && c <= '9';
+      if (!ok) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean isPostOfficeBox(Tokens t, int i) {
+    String w = t.words[i];
+    return ("post".equals(w) && "office".equals(t.neighbour(i, i + 1))
+        || "p".equals(w) && "o".equals(t.neighbour(i, i + 1)))
+        && "box".equals(t.neighbour(i, i + 2));
+  }
+
+  private static Kind streetTypeKind(String written, String canonical) {
+    if (Lexicon.SAINT_LEADERS.contains(canonical)) {
+      return Kind.SAINT_LEADER;
+    }
+    if (Lexicon.PREFIX_TYPES.contains(canonical)) {
+      return Kind.TYPE_LEADING;
+    }
+    return written.equals(canonical) ? Kind.TYPE : Kind.TYPE_ABBREVIATED;
+  }
+
+  /**
+   * What "str" stands for in this address. Dutch "straat" when the address names the Netherlands
+   * or Belgium; German "strasse" when it names Germany, Austria, Switzerland or Liechtenstein;
+   * otherwise English "street" for a standalone "str" in an address that starts with its house
+   * number (the English order), German "strasse" for everything else and for all compounds.
+   */
+  private static String strReading(Tokens t, boolean standalone) {
+    String last = t.words[t.size - 1];
+    boolean dutch = Lexicon.DUTCH_COUNTRY_CODES.contains(last);
+    boolean german = Lexicon.GERMAN_COUNTRY_CODES.contains(last);
+    for (int k = 0; k < t.size && !dutch && !german; k++) {
+      dutch = Lexicon.DUTCH_COUNTRY_WORDS.contains(t.words[k]);
+      german = Lexicon.GERMAN_COUNTRY_WORDS.contains(t.words[k]);
+    }
+    if (dutch) {
+      return "straat";
+    }
+    if (german) {
+      return "strasse";
+    }
+    return standalone && isNumber(t.words[0]) ? "street" : "strasse";
+  }
+
+  /** "hauptstr", "kalverstr": a word of at least two letters glued to "str". */
+  private static boolean isStrCompound(String w) {
+    int len = w.length();
+    return len >= 5 && w.endsWith("str") && Character.isLetter(w.charAt(len - 4))
+        && Character.isLetter(w.charAt(len - 5));
+  }
+
+  /** A word that can follow a unit designator as its identifier: "4b", "12", "b", "ne". */
+  private static boolean isIdentifier(String w) {
+    char c = w.charAt(0);
+    return c >= '0' && c <= '9'
+        || w.length() == 1 && Character.isLetter(c)
+        || Lexicon.DIRECTIONALS.containsKey(w);
+  }
+
+  /** Digit-led and not an ordinal: house numbers, ranges, fractions, postcodes. */
+  private static boolean isNumber(String w) {
+    char c = w.charAt(0);
+    return c >= '0' && c <= '9' && !isOrdinal(w);
+  }
+
+  /** Digits followed by the suffix that fits them: "1st", "12th", "23rd". */
+  private static boolean isOrdinal(String w) {
+    int digits = w.length() - 2;
+    if (digits < 1) {
+      return false;
+    }
+    for (int k = 0; k < digits; k++) {
+      char c = w.charAt(k);
+      if (c < '0' || c > '9') {
+        return false;
+      }
+    }
+    int lastTwo = (digits >= 2 ? (w.charAt(digits - 2) - '0') * 10 : 0) + w.charAt(digits - 1) - '0';
+    return w.startsWith(Lexicon.ordinalSuffix(lastTwo), digits);
+  }
+
+  private static boolean isAllDigits(String w) {
+    if (w.isEmpty()) {
+      return false;
+    }
+    for (int k = 0; k < w.length(); k++) {
+      char c = w.charAt(k);
+      if (c < '0' || c > '9') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The ordinal suffix of a string of ASCII digits, from its last two digits. */
+  private static String ordinalSuffix(String digits) {
+    int len = digits.length();
+    int lastTwo = len >= 2
+        ? (digits.charAt(len - 2) - '0') * 10 + (digits.charAt(len - 1) - '0')
+        : digits.charAt(len - 1) - '0';
+    return Lexicon.ordinalSuffix(lastTwo);
+  }
+}
