@@ -178,7 +178,6 @@ final class Resolver {
   private static boolean nameWordAt(Tokens t, int i, int j) {
     String w = t.neighbour(i, j);
     return w != null && Character.isLetter(w.codePointAt(0)) && !Lexicon.isKeyword(w)
-        && !Lexicon.ORDINAL_WORDS.containsKey(w)
         && !(Lexicon.US_REGION_CODES.contains(w) && standsAsRegion(t, j));
   }
 
@@ -215,15 +214,12 @@ final class Resolver {
   }
 
   /**
-   * A US state code stands as a region when it is alone in its segment ("hartford, ct") or a ZIP
-   * code follows it ("hartford ct 06103").
+   * A US state code stands as a region when a ZIP code follows it, with or without a comma
+   * between: "hartford, ct 06103". Without a ZIP it is read like any other word ("ct" → "court"),
+   * the same way for every spelling, so that the result never depends on commas it drops.
    */
   private static boolean standsAsRegion(Tokens t, int i) {
-    String next = t.neighbour(i, i + 1);
-    if (next == null) {
-      return !t.sameSegment(i, i - 1);
-    }
-    return isZip(next);
+    return i + 1 < t.size && isZip(t.words[i + 1]);
   }
 
   private static boolean isZip(String w) {
