@@ -362,6 +362,13 @@ final class Lexicon {
     type(units, "trailer", "trlr");
     type(units, "unit", "");
     type(units, "upper", "uppr");
+    // "key" and "trailer" are street types too; every spelling of them reads as the designator,
+    // so that "ky 4" and "key 4" are the same words in the same role.
+    types.forEach((spelling, canonical) -> {
+      if (units.containsKey(canonical)) {
+        units.putIfAbsent(spelling, canonical);
+      }
+    });
     UNIT_DESIGNATORS = Map.copyOf(units);
 
     Map<String, String> ordinals = new HashMap<>(64);

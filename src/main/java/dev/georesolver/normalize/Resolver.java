@@ -34,6 +34,7 @@ final class Resolver {
 
   /** The canonical string of {@code t}: resolved words joined by single blanks. */
   static String resolve(Tokens t) {
+    dropHashAfterDesignator(t);
     joinOrdinals(t);
     int n = t.size;
     StringBuilder out = new StringBuilder(n * 8);
@@ -47,8 +48,8 @@ final class Resolver {
       String w = t.words[i];
       int seg = t.segments[i];
       Kind prev = emitted > 0 && segments[emitted - 1] == seg ? kinds[emitted - 1] : null;
-      Kind prevPrev = prev != null && emitted > 1 && segments[emitted - 2] == seg
-          ? kinds[emitted - 2] : null;
+      Kind last = emitted > 0 ? kinds[emitted - 1] : null;
+      Kind beforeLast = emitted > 1 ? kinds[emitted - 2] : null;
       boolean expecting = identifierExpected;
       identifierExpected = false;
 
@@ -59,9 +60,6 @@ final class Resolver {
         kind = Kind.IDENTIFIER;
       } else if ("#".equals(w)) {
         identifierExpected = true;
-        if (prev == Kind.UNIT) {
-          continue;
-        }
         canonical = "unit";
         kind = Kind.UNIT;
       } else if (Lexicon.US_REGION_CODES.contains(w) && standsAsRegion(t, i)) {
@@ -85,7 +83,7 @@ final class Resolver {
         canonical = strReading(t, true);
         kind = Kind.TYPE_ABBREVIATED;
       } else if (Lexicon.DIRECTIONALS.containsKey(w)) {
-        boolean letter = directionalIsName(t, i, prev, prevPrev);
+        boolean letter = directionalIsName(t, i, last, beforeLast);
         canonical = letter ? w : Lexicon.DIRECTIONALS.get(w);
         kind = letter ? Kind.NAME : Kind.DIRECTIONAL;
       } else if (isPostOfficeBox(t, i)) {
@@ -113,7 +111,7 @@ final class Resolver {
         kind = Kind.TYPE;
       } else {
         canonical = w;
-        kind = isNumber(w) ? Kind.NUMBER : Kind.NAME;
+        kind = isNumber(w) ? Kind.NUMBER : isStreetCompound(w) ? Kind.TYPE : Kind.NAME;
       }
 
       if (out.length() > 0) {
@@ -128,16 +126,34 @@ final class Resolver {
   }
 
   /**
+   * "apt #4" → "apt 4": a "#" after a designator that takes an identifier says nothing more. It
+   * goes before any rule looks at neighbours, so that they see the words the result will hold.
+   */
+  private static void dropHashAfterDesignator(Tokens t) {
+    for (int i = t.size - 1; i > 0; i--) {
+      if ("#".equals(t.words[i])) {
+        String before = t.words[i - 1];
+        String unit = Lexicon.UNIT_DESIGNATORS.get(before);
+        if ("ste".equals(before) || "#".equals(before)
+            || unit != null && Lexicon.UNITS_WITH_IDENTIFIER.contains(unit)) {
+          t.remove(i);
+        }
+      }
+    }
+  }
+
+  /**
    * "1 st avenue" → "1st avenue" when the suffix fits the number and a street type or directional
    * follows (so "1 st paul st" keeps its house number 1); "fifth" → "5th";
-   * "twenty first" → "21st".
+   * "twenty first" → "21st". Like the directional rules this looks across commas, because the
+   * words it leaves apart ("11 th") are ambiguous themselves.
    */
   private static void joinOrdinals(Tokens t) {
     for (int i = 0; i < t.size; i++) {
       String w = t.words[i];
+      String next = i + 1 < t.size ? t.words[i + 1] : null;
       Integer tens = Lexicon.TENS.get(w);
       if (tens != null) {
-        String next = t.neighbour(i, i + 1);
         Integer unit = next == null ? null : Lexicon.UNIT_ORDINALS.get(next);
         if (unit != null) {
           t.merge(i, Lexicon.ordinal(tens + unit));
@@ -149,12 +165,10 @@ final class Resolver {
         t.words[i] = ordinal;
         continue;
       }
-      if (isAllDigits(w)) {
-        String next = t.neighbour(i, i + 1);
-        if (next != null && next.equals(ordinalSuffix(w))
-            && (isStreetTypeAt(t, i, i + 2) || isDirectionalAt(t, i, i + 2))) {
-          t.merge(i, w + next);
-        }
+      if (next != null && isAllDigits(w) && next.equals(ordinalSuffix(w))
+          && i + 2 < t.size
+          && (isStreetTypeAt(t, i + 2, Kind.NAME) || isDirectionalAt(t, i + 2))) {
+        t.merge(i, w + next);
       }
     }
   }
@@ -166,9 +180,10 @@ final class Resolver {
    * it ends the street instead: "main st louis" → "main street louis".
    */
   private static boolean startsName(Tokens t, int i, Kind prev) {
-    if (!nameWordAt(t, i, i + 1)) {
-      return false;
-    }
+    return nameWordAt(t, i, i + 1) && isSaintPosition(prev);
+  }
+
+  private static boolean isSaintPosition(Kind prev) {
     return prev == null || prev == Kind.NUMBER || prev == Kind.DIRECTIONAL
         || prev == Kind.TYPE_ABBREVIATED || prev == Kind.TYPE_LEADING
         || prev == Kind.SAINT_LEADER || prev == Kind.IDENTIFIER;
@@ -184,33 +199,52 @@ final class Resolver {
   /**
    * Whether an abbreviated directional is really a letter name: the name of a letter street
    * ("e st nw" → "e street northwest", while "n park ave" keeps "north"), or the letter after a
-   * leading street type ("avenue n").
+   * leading street type ("avenue n"). These rules look across commas, unlike the others: the
+   * letter they keep is itself ambiguous, so its reading must not depend on commas that the
+   * result drops.
    */
-  private static boolean directionalIsName(Tokens t, int i, Kind prev, Kind prevPrev) {
-    if (isStreetTypeAt(t, i, i + 1) && !isStreetTypeAt(t, i, i + 2)) {
+  private static boolean directionalIsName(Tokens t, int i, Kind last, Kind beforeLast) {
+    if (isStreetTypeAt(t, i + 1, Kind.DIRECTIONAL)
+        && !isStreetTypeAt(t, i + 2, typeKind(t.words[i + 1]))) {
       return true;
     }
-    boolean afterType = prev == Kind.TYPE || prev == Kind.TYPE_ABBREVIATED
-        || prev == Kind.TYPE_LEADING;
+    boolean afterType = last == Kind.TYPE || last == Kind.TYPE_ABBREVIATED
+        || last == Kind.TYPE_LEADING;
     return t.words[i].length() == 1 && afterType
-        && (prevPrev == null || prevPrev == Kind.NUMBER);
+        && (beforeLast == null || beforeLast == Kind.NUMBER || beforeLast == Kind.IDENTIFIER);
   }
 
-  /** Whether word {@code j}, in {@code i}'s segment, reads as a street type. */
-  private static boolean isStreetTypeAt(Tokens t, int i, int j) {
-    String w = t.neighbour(i, j);
-    if (w == null) {
+  /**
+   * Whether word {@code j} reads as a street type when the word before it is of kind
+   * {@code before}; "st" and "dr" are types unless they begin a name (see {@link #startsName}).
+   */
+  private static boolean isStreetTypeAt(Tokens t, int j, Kind before) {
+    if (j >= t.size) {
       return false;
     }
+    String w = t.words[j];
     if ("st".equals(w) || "dr".equals(w)) {
-      return !nameWordAt(t, j, j + 1);
+      return !(nameWordAt(t, j, j + 1) && isSaintPosition(before));
+    }
+    if (Lexicon.US_REGION_CODES.contains(w) && standsAsRegion(t, j)) {
+      return false;
     }
     return "str".equals(w) || Lexicon.STREET_TYPES.containsKey(w);
   }
 
-  private static boolean isDirectionalAt(Tokens t, int i, int j) {
-    String w = t.neighbour(i, j);
-    return w != null && (Lexicon.DIRECTIONALS.containsKey(w) || Lexicon.DIRECTION_WORDS.contains(w));
+  /** The kind that {@link #resolve} gives a word that {@link #isStreetTypeAt} accepted. */
+  private static Kind typeKind(String w) {
+    String unit = Lexicon.UNIT_DESIGNATORS.get(w);
+    if (unit != null) {
+      return Lexicon.UNITS_WITH_IDENTIFIER.contains(unit) ? Kind.UNIT : Kind.NAME;
+    }
+    String canonical = Lexicon.STREET_TYPES.get(w);
+    return canonical == null ? Kind.TYPE_ABBREVIATED : streetTypeKind(w, canonical);
+  }
+
+  private static boolean isDirectionalAt(Tokens t, int j) {
+    String w = t.words[j];
+    return Lexicon.DIRECTIONALS.containsKey(w) || Lexicon.DIRECTION_WORDS.contains(w);
   }
 
   /**
@@ -280,8 +314,15 @@ final class Resolver {
   /** "hauptstr", "kalverstr": a word of at least two letters glued to "str". */
   private static boolean isStrCompound(String w) {
     int len = w.length();
-    return len >= 5 && w.endsWith("str") && Character.isLetter(w.charAt(len - 4))
+    return len >= 5 && w.endsWith("str") && Character.isLetter(w.charAt(0))
+        && Character.isLetter(w.charAt(len - 4))
         && Character.isLetter(w.charAt(len - 5));
+  }
+
+  /** "hauptstrasse", "kalverstraat": a compound already in canonical form. */
+  private static boolean isStreetCompound(String w) {
+    return Character.isLetter(w.charAt(0))
+        && (w.length() > 7 && w.endsWith("strasse") || w.length() > 6 && w.endsWith("straat"));
   }
 
   /** A word that can follow a unit designator as its identifier: "4b", "12", "b", "ne". */

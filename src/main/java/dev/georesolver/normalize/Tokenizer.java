@@ -38,10 +38,8 @@ final class Tokenizer {
     while (i < len) {
       int cp = s.codePointAt(i);
       int next = i + Character.charCount(cp);
-      if (cp == 'ß') {
-        buf.append("ss");
-      } else if (Character.isLetter(cp) || isMark(cp)) {
-        buf.appendCodePoint(cp);
+      if (Character.isLetter(cp) || isMark(cp)) {
+        appendLetter(buf, cp);
       } else if (Character.isDigit(cp)) {
         buf.append((char) ('0' + Character.digit(cp, 10)));
       } else if (isApostrophe(cp)) {
@@ -61,7 +59,7 @@ final class Tokenizer {
             buf.append(dotted);
             next = end;
           } else if (end - next == 1 && !isDigitAt(s, end)) {
-            buf.append(s.charAt(next));
+            appendLetter(buf, s.charAt(next));
             initials = true;
             next = end;
           } else {
@@ -161,6 +159,14 @@ final class Tokenizer {
   private static boolean needsPreparing(char c) {
     return c == '\u00B4' || (c >= '\u00BC' && c <= '\u00BE') || (c >= '\u2150' && c <= '\u215F')
         || c == '\u2189';
+  }
+
+  private static void appendLetter(StringBuilder buf, int cp) {
+    if (cp == 'ß') {
+      buf.append("ss");
+    } else {
+      buf.appendCodePoint(cp);
+    }
   }
 
   /** Adds the buffered word, if any, and empties the buffer. */

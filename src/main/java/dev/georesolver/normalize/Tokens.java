@@ -66,6 +66,13 @@ final class Tokens {
     return sameSegment(i, j) ? words[j] : null;
   }
 
+  /** Removes word {@code i}. */
+  void remove(int i) {
+    System.arraycopy(words, i + 1, words, i, size - i - 1);
+    System.arraycopy(segments, i + 1, segments, i, size - i - 1);
+    words[--size] = null;
+  }
+
   /** Replaces words {@code i} and {@code i + 1} with {@code merged}. */
   void merge(int i, String merged) {
     words[i] = merged;
