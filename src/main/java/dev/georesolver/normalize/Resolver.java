@@ -271,11 +271,14 @@ final class Resolver {
     return true;
   }
 
+  /** "post office box" or "p o box" at {@code i}, read across commas like the ordinals. */
   private static boolean isPostOfficeBox(Tokens t, int i) {
+    if (i + 2 >= t.size || !"box".equals(t.words[i + 2])) {
+      return false;
+    }
     String w = t.words[i];
-    return ("post".equals(w) && "office".equals(t.neighbour(i, i + 1))
-        || "p".equals(w) && "o".equals(t.neighbour(i, i + 1)))
-        && "box".equals(t.neighbour(i, i + 2));
+    String next = t.words[i + 1];
+    return "post".equals(w) && "office".equals(next) || "p".equals(w) && "o".equals(next);
   }
 
   private static Kind streetTypeKind(String written, String canonical) {

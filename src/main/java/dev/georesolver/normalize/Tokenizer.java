@@ -72,11 +72,10 @@ final class Tokenizer {
       } else if (cp == '/' || cp == '\u2044') {
         if (endsWithDigit(buf) && isDigitAt(s, next)) {
           buf.append('/');
-        } else if (buf.length() == 1 && buf.charAt(0) == 'c' && !isDigitAt(s, next)) {
-          buf.append('/');
-          flush(buf, out);
-          blankGap = false;
         } else {
+          if (buf.length() == 1 && buf.charAt(0) == 'c' && !isDigitAt(s, next)) {
+            buf.append('/');
+          }
           flush(buf, out);
           blankGap = false;
         }

@@ -4,8 +4,8 @@ import java.util.Arrays;
 
 /**
  * The words of one address, each tagged with the segment it came from. A segment is a stretch
- * between commas, semicolons or line breaks in free text, or one structured component; the rules
- * look at neighbours only within a segment.
+ * between commas, semicolons or line breaks in free text, or one structured component; the
+ * saint/suite/doctor rule looks at neighbours only within a segment.
  *
  * <p>Mutable, owned by a single {@link AddressNormalizer#normalize} call.
  */

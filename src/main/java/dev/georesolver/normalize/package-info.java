@@ -17,7 +17,9 @@
  *       "p.o." → "po"); apostrophes vanish ("o'brien" → "obrien"); "&amp;" becomes "and";
  *       "#" marks a unit.
  *   <li>Commas, semicolons and line breaks split the address into segments. They are not in the
- *       result, but the positional rules below never look across them.
+ *       result, but the st/ste/dr rule below does not look across them. The rules whose result is
+ *       still an ambiguous word (a letter kept as a letter, "11 th" kept apart, a state code) do
+ *       look across them, so that normalizing a normalized string changes nothing.
  *   <li>Leading zeros are kept everywhere ("007" ≠ "7"), since postcodes and some house numbers
  *       depend on them.
  * </ul>
@@ -71,7 +73,7 @@
  *       ("hartford, ct 06103" keeps "ct", "omaha ne 68102" keeps "ne"). Without a ZIP a code that
  *       is also a USPS word is read as that word ("hartford, ct" → "hartford court"), for every
  *       spelling alike: the result must not depend on commas, which it drops.
-  <li><b>str.</b> Standalone "str" is "street" in an address that starts with its house number
+ *   <li><b>str.</b> Standalone "str" is "street" in an address that starts with its house number
  *       (the English order) and names no German- or Dutch-speaking country, else "strasse"
  *       (or "straat", see above).
  *   <li><b>Units.</b> After a designator that takes an identifier, a digit-led word, a single
@@ -87,9 +89,20 @@
  * positional rule reads across a boundary (it does for "main" + "st louis").
  *
  * <h2>Known limitations</h2>
- * Region and country names are not mapped to codes ("missouri" ≠ "mo", "usa" ≠ "united states");
- * diacritics are not folded; "floor 4" ≠ "4th floor"; "12 a" ≠ "12a"; unit-slash-number forms
- * ("5/123 main st") stay as written; "n e" with a blank is not "ne"; a single "e" or "s" in a
- * Romance address ("rua a e b", "s. marco") is read as a directional, consistently.
+ * <ul>
+ *   <li>Region and country names are not mapped to codes ("missouri" ≠ "mo",
+ *       "usa" ≠ "united states"); diacritics are not folded.
+ *   <li>Without a ZIP, colliding state codes read as USPS words ("omaha, ne" → "omaha northeast",
+ *       "miami fl" → "miami floor"): consistent, so keys agree, but not pretty.
+ *   <li>Without a comma, "st" after a plain name ends the street: "main st louis" and
+ *       "main st, st louis" differ. Comma-free "lake st louis" reads "lake street louis".
+ *   <li>"floor 4" ≠ "4th floor"; "12 a" ≠ "12a"; "n e" with a blank is not "ne"; cardinal words
+ *       are not numbers ("one" ≠ "1"); "5/123 main st" (unit/number) stays as written, and
+ *       "5 - 123" reads as the range "5-123".
+ *   <li>A German address given as structured components without a country reads a standalone
+ *       "str." as "street", because the house number comes first in component order.
+ *   <li>A single "e" or "s" in a Romance address ("rua a e b", "s. marco") reads as a directional,
+ *       the same way for every spelling.
+ * </ul>
  */
 package dev.georesolver.normalize;
