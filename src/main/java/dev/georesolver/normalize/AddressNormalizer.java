@@ -7,7 +7,7 @@ import java.util.Objects;
 /**
  * Turns an address into the canonical string that idempotency keys are made of (DESIGN §5), so
  * that equivalent spellings share a key and different addresses do not. The canonical forms and
- * the rules are listed in {@link dev.georesolver.normalize package-info}.
+ * the rules are listed in the package documentation.
  *
  * <p>Immutable and thread-safe: share {@link #standard()}. Every table is built once when the
  * class loads; a call allocates only its own word list and result, so it is fit for an event loop.

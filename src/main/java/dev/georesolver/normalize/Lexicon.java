@@ -7,7 +7,7 @@ import java.util.Set;
 /**
  * The word tables the normalizer reads: USPS Publication 28 street suffixes (Appendix C1) and
  * secondary unit designators (Appendix C2), directionals, ordinals and the few non-English forms
- * listed in {@link dev.georesolver.normalize package-info}.
+ * listed in the package documentation.
  *
  * <p>Every table is built once when the class loads and is unmodifiable afterwards, so lookups are
  * safe from any thread. Keys are lower case, as the tokenizer produces them.

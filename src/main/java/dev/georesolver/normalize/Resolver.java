@@ -2,7 +2,7 @@ package dev.georesolver.normalize;
 
 /**
  * Reads each word of a tokenized address in its context and writes the canonical form; the rules
- * are listed in {@link dev.georesolver.normalize package-info}. Stateless: all state lives in
+ * are listed in the package documentation. Stateless: all state lives in
  * locals of one {@link #resolve} call.
  */
 final class Resolver {
@@ -111,7 +111,10 @@ final class Resolver {
         kind = Kind.TYPE;
       } else {
         canonical = w;
-        kind = isNumber(w) ? Kind.NUMBER : isStreetCompound(w) ? Kind.TYPE : Kind.NAME;
+        kind = isNumber(w) ? Kind.NUMBER
+            : isStreetCompound(w) ? Kind.TYPE
+            : Lexicon.SAINT_LEADERS.contains(w) ? Kind.SAINT_LEADER
+            : Kind.NAME;
       }
 
       if (out.length() > 0) {
@@ -354,7 +357,8 @@ final class Resolver {
         return false;
       }
     }
-    int lastTwo = (digits >= 2 ? (w.charAt(digits - 2) - '0') * 10 : 0) + w.charAt(digits - 1) - '0';
+    int tens = digits >= 2 ? (w.charAt(digits - 2) - '0') * 10 : 0;
+    int lastTwo = tens + w.charAt(digits - 1) - '0';
     return w.startsWith(Lexicon.ordinalSuffix(lastTwo), digits);
   }
 

@@ -59,12 +59,12 @@
  * <ul>
  *   <li><b>st / ste / dr.</b> Read as "saint" / "sainte" / "doctor" when a name word follows in
  *       the same segment and what precedes is nothing, a number, a directional, an abbreviated
- *       street type, a leading street type (rue, avenue, via, place …), "port", "fort" or "mount",
- *       or a unit identifier. Otherwise "street" / "suite" / "drive". So "st. louis" →
- *       "saint louis", "st paul st" → "saint paul street", "main st" → "main street",
- *       "100 main st, st louis" → "100 main street saint louis", "main st ste 200" →
- *       "main street suite 200", "ste genevieve" → "sainte genevieve", and, without a comma,
- *       "main st louis" → "main street louis".
+ *       street type, a leading street type (rue, avenue, via, place …), one of "port", "fort",
+ *       "mount", "pointe", "île", or a unit identifier. Otherwise "street" / "suite" / "drive".
+ *       So "st. louis" → "saint louis", "st paul st" → "saint paul street", "main st" →
+ *       "main street", "100 main st, st louis" → "100 main street saint louis",
+ *       "main st ste 200" → "main street suite 200", "ste genevieve" → "sainte genevieve",
+ *       and, without a comma, "main st louis" → "main street louis".
  *   <li><b>Directionals</b> stay a letter when they name a letter street (a street type follows
  *       and ends the street: "e st nw" → "e street northwest", while "n park ave" →
  *       "north park avenue"), when a single letter follows a leading street type

@@ -90,7 +90,8 @@ class AddressNormalizerTest {
     @Test
     @DisplayName("tabs and line breaks count as blanks; line breaks also end a segment")
     void whitespace() {
-      assertThat(normalize("  123\tMain  St\n  Springfield  ")).isEqualTo("123 main street springfield");
+      assertThat(normalize("  123\tMain  St\n  Springfield  "))
+          .isEqualTo("123 main street springfield");
     }
 
     @ParameterizedTest(name = "\"{0}\" → \"{1}\"")
@@ -277,6 +278,8 @@ class AddressNormalizerTest {
         "Rue St-Denis                     | rue saint denis",
         "Port St. Lucie                   | port saint lucie",
         "Fort St. John                    | fort saint john",
+        "Pointe St Charles                | pointe saint charles",
+        "Île Ste-Hélène                   | île sainte hélène",
         "Mt. St. Helens                   | mount saint helens",
         "Apt 4 St Louis                   | apartment 4 saint louis",
         "100 E St Louis Ave               | 100 east saint louis avenue",
@@ -286,7 +289,7 @@ class AddressNormalizerTest {
         "2 Park Dr                        | 2 park drive",
         "2 Park Dr Springfield            | 2 park drive springfield"
     })
-    @DisplayName("st/ste/dr begin a name before a name word after a start, number, direction or street type")
+    @DisplayName("st/ste/dr begin a name when a name follows a start, number, direction or type")
     void positional(String input, String expected) {
       assertThat(normalize(input)).isEqualTo(expected);
     }

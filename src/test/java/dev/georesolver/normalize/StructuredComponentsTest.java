@@ -21,7 +21,7 @@ class StructuredComponentsTest {
   private static final AddressNormalizer NORMALIZER = AddressNormalizer.standard();
 
   @Test
-  @DisplayName("components are joined house number, street, unit, locality, region, postcode, country")
+  @DisplayName("components join as house number, street, unit, locality, region, postcode, country")
   void componentOrder() {
     Map<String, String> reversed = new LinkedHashMap<>();
     reversed.put("country", "USA");
@@ -63,7 +63,8 @@ class StructuredComponentsTest {
   @Test
   @DisplayName("a null map is rejected")
   void nullRejected() {
-    assertThatNullPointerException().isThrownBy(() -> NORMALIZER.normalize((Map<String, String>) null));
+    assertThatNullPointerException()
+        .isThrownBy(() -> NORMALIZER.normalize((Map<String, String>) null));
   }
 
   @Test
@@ -115,7 +116,7 @@ class StructuredComponentsTest {
   }
 
   @Test
-  @DisplayName("joined with blanks instead of commas, the result is the same where no rule reads across components")
+  @DisplayName("joined with blanks instead, the result agrees where no rule reads across parts")
   void blankJoinedFreeText() {
     Map<String, String> components = Map.of("house_number", "100", "street", "Main St",
         "locality", "Springfield", "region", "IL", "postcode", "62701");
