@@ -1,15 +1,16 @@
 package dev.georesolver.normalize;
 
-import java.text.Normalizer;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Pattern;
+import java.util.Objects;
 
 /**
- * Turns an address into the canonical string that idempotency keys are made of (DESIGN §5).
+ * Turns an address into the canonical string that idempotency keys are made of (DESIGN §5), so
+ * that equivalent spellings share a key and different addresses do not. The canonical forms and
+ * the rules are listed in the package documentation.
  *
- * <p>Immutable and thread-safe: share one instance.
+ * <p>Immutable and thread-safe: share {@link #standard()}. Every table is built once when the
+ * class loads; a call allocates only its own word list and result, so it is fit for an event loop.
  */
 public final class AddressNormalizer {
 
@@ -17,15 +18,7 @@ public final class AddressNormalizer {
   public static final List<String> COMPONENT_ORDER =
       List.of("house_number", "street", "unit", "locality", "region", "postcode", "country");
 
-  private static final Pattern PUNCT = Pattern.compile("[\\p{P}\\p{S}&&[^#]]+");
-  private static final Pattern SPACES = Pattern.compile("\\s+");
-
-  private static final Map<String, String> SUFFIXES = Map.ofEntries(
-      Map.entry("st", "street"), Map.entry("str", "street"), Map.entry("ave", "avenue"),
-      Map.entry("av", "avenue"), Map.entry("rd", "road"), Map.entry("blvd", "boulevard"),
-      Map.entry("dr", "drive"), Map.entry("ln", "lane"), Map.entry("ct", "court"),
-      Map.entry("pl", "place"), Map.entry("sq", "square"), Map.entry("hwy", "highway"),
-      Map.entry("pkwy", "parkway"), Map.entry("ter", "terrace"), Map.entry("cir", "circle"));
+  private static final String UNIT = "unit";
 
   private static final AddressNormalizer STANDARD = new AddressNormalizer();
 
@@ -36,33 +29,56 @@ public final class AddressNormalizer {
     return STANDARD;
   }
 
-  /** Normalizes free text. */
-  public String normalize(String text) {
-    String s = Normalizer.normalize(text, Normalizer.Form.NFKC).toLowerCase(Locale.ROOT);
-    s = PUNCT.matcher(s).replaceAll(" ");
-    String[] words = SPACES.split(s.trim());
-    StringBuilder out = new StringBuilder(s.length() + 16);
-    for (String w : words) {
-      if (w.isEmpty()) {
-        continue;
-      }
-      if (out.length() > 0) {
-        out.append(' ');
-      }
-      out.append(SUFFIXES.getOrDefault(w, w));
-    }
-    return out.toString();
+  /**
+   * Normalizes free text. Commas, semicolons and line breaks separate parts of the address: they
+   * do not appear in the result, but they tell the rules where a street ends ("main st, st louis").
+   *
+   * @param freeText the address as the caller wrote it
+   * @return the canonical words joined by single blanks; empty when there are none
+   * @throws NullPointerException if {@code freeText} is null
+   */
+  public String normalize(String freeText) {
+    Objects.requireNonNull(freeText, "freeText");
+    Tokens tokens = new Tokens();
+    Tokenizer.scan(freeText, tokens);
+    return Resolver.resolve(tokens);
   }
 
-  /** Normalizes structured components, joined in {@link #COMPONENT_ORDER}; unknown keys are ignored. */
+  /**
+   * Normalizes structured components, joined in {@link #COMPONENT_ORDER}; blank or missing
+   * components are dropped and unknown keys are ignored. Each component is its own part of the
+   * address, exactly as if it were followed by a comma in free text, so the result equals
+   * {@link #normalize(String)} of the non-blank components joined with {@code ", "}. The one
+   * exception: a unit without a designator ("4b") is read as "unit 4b", the same as "#4b".
+   *
+   * @param components values by component name
+   * @return the canonical words joined by single blanks; empty when there are none
+   * @throws NullPointerException if {@code components} is null
+   */
   public String normalize(Map<String, String> components) {
-    StringBuilder sb = new StringBuilder();
-    for (String k : COMPONENT_ORDER) {
-      String v = components.get(k);
-      if (v != null && !v.isBlank()) {
-        sb.append(v).append(' ');
+    Objects.requireNonNull(components, "components");
+    Tokens tokens = new Tokens();
+    for (String name : COMPONENT_ORDER) {
+      String value = components.get(name);
+      if (value == null || value.isBlank()) {
+        continue;
+      }
+      int start = tokens.size;
+      Tokenizer.scan(value, tokens);
+      if (UNIT.equals(name) && tokens.size > start && !hasUnitDesignator(tokens, start)) {
+        tokens.insert(start, "#");
       }
     }
-    return normalize(sb.toString());
+    return Resolver.resolve(tokens);
+  }
+
+  private static boolean hasUnitDesignator(Tokens tokens, int from) {
+    for (int i = from; i < tokens.size; i++) {
+      String w = tokens.words[i];
+      if ("#".equals(w) || "ste".equals(w) || Lexicon.UNIT_DESIGNATORS.containsKey(w)) {
+        return true;
+      }
+    }
+    return false;
   }
 }

@@ -23,7 +23,14 @@ public final class IdempotencyKey {
 
   private IdempotencyKey() {}
 
-  /** The key of a normalized address and an optional bbox. */
+  /**
+   * The key of a normalized address and an optional bbox.
+   *
+   * @param normalizedAddress the output of {@link AddressNormalizer#normalize}
+   * @param bbox the search box, or null for none; its {@link Bbox#canonical()} form (6 decimals)
+   *     is hashed, so boxes equal to 6 decimals share a key
+   * @return 64 lower-case hex digits
+   */
   public static String of(String normalizedAddress, Bbox bbox) {
     return sha256Hex(normalizedAddress + "|" + (bbox == null ? "" : bbox.canonical()));
   }
