@@ -87,6 +87,9 @@ public final class ManifestLoader {
     r.unknownKeys(top, ROOT_KEYS, "");
     RoutingConfig routing = readRouting(r, r.map(top.get("routing"), "routing"));
     Map<String, IntentConfig> intents = readIntents(r, top.get("intents"));
+    if (top.get("intents") == null && routing != null) {
+      intents = servableDefaults(routing.tiers());
+    }
     String defaultIntent = r.string(top, "default_intent", "default_intent", intents.containsKey("describe") ? "describe" : null);
     if (defaultIntent == null && !intents.isEmpty()) {
       defaultIntent = intents.keySet().iterator().next();
@@ -298,6 +301,21 @@ public final class ManifestLoader {
         (int) r.positiveLong(m, "failure_threshold", p + ".failure_threshold", (long) BreakerConfig.DEFAULT_FAILURE_THRESHOLD),
         r.positiveLong(m, "half_open_timeout_ms", p + ".half_open_timeout_ms", BreakerConfig.DEFAULT_HALF_OPEN_TIMEOUT_MS),
         (int) r.positiveLong(m, "success_threshold", p + ".success_threshold", (long) BreakerConfig.DEFAULT_SUCCESS_THRESHOLD));
+  }
+
+  /**
+   * The default intents a ladder can serve: a manifest that names no intents and has no exact rung
+   * (a self-hosted open-data deployment) gets describe and measure, not an unservable contain.
+   */
+  private static Map<String, IntentConfig> servableDefaults(List<TierConfig> tiers) {
+    Map<String, IntentConfig> out = new LinkedHashMap<>();
+    for (String name : List.of("describe", "measure", "contain")) {
+      IntentConfig i = DEFAULT_INTENTS.get(name);
+      if (tiers.stream().anyMatch(t -> t.claim() != null && i.accepts(t.claim()))) {
+        out.put(name, i);
+      }
+    }
+    return out.isEmpty() ? DEFAULT_INTENTS : out;
   }
 
   private static Map<String, IntentConfig> readIntents(Reader r, Object o) {

@@ -76,6 +76,26 @@ public final class RedisServer implements AutoCloseable {
     }
   }
 
+  /** Freezes the server (SIGSTOP): connections stay open and commands hang, as on a stalled host. */
+  public void pause() {
+    signal("STOP");
+  }
+
+  /** Thaws a paused server (SIGCONT). */
+  public void resume() {
+    signal("CONT");
+  }
+
+  private void signal(String sig) {
+    try {
+      new ProcessBuilder("kill", "-" + sig, Long.toString(process.pid())).inheritIO().start().waitFor();
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   /** Starts the server again on the same port, empty. */
   public void restart() {
     try {
@@ -88,6 +108,7 @@ public final class RedisServer implements AutoCloseable {
   @Override
   public void close() {
     if (process != null) {
+      resume();
       kill();
     }
   }
