@@ -11,6 +11,7 @@ import dev.georesolver.config.Secret;
 import dev.georesolver.config.TierConfig;
 import dev.georesolver.deadline.Ticker;
 import dev.georesolver.ingress.IngressVerticle;
+import dev.georesolver.metrics.Metrics;
 import dev.georesolver.provider.AdapterRegistry;
 import dev.georesolver.provider.LocalAdapter;
 import dev.georesolver.tier.TierSpec;
@@ -92,31 +93,32 @@ public final class GeoResolver {
    * @param port the HTTP port bound
    * @param deploymentIds every deployment, in deployment order
    */
-  public record Running(int port, List<String> deploymentIds) {}
+  public record Running(int port, List<String> deploymentIds, Metrics metrics) {}
 
   /** Deploys everything; fails (having deployed part) if any verticle fails to start. */
   public static Future<Running> deploy(Vertx vertx, Manifest manifest, Options o) {
     Codecs.registerAll(vertx.eventBus());
+    Metrics metrics = new Metrics();
     List<String> ids = new ArrayList<>();
     manifest.disabledTiers().forEach((name, why) -> log.info("tier {} left out of the ladder: {}", name, why));
     var idem = manifest.routing().idempotency();
-    Future<Void> chain = vertx.deployVerticle(new DedupeVerticle(idem, o.redisUrl(), o.clock(), () -> o.ticker().nanoTime()))
+    Future<Void> chain = vertx.deployVerticle(new DedupeVerticle(idem, o.redisUrl(), o.clock(), () -> o.ticker().nanoTime(), metrics))
         .map(ids::add).mapEmpty();
     if (usesCachedIndex(manifest)) {
-      chain = chain.compose(v -> vertx.deployVerticle(new IndexVerticle(idem, o.redisUrl(), o.clock()))).map(ids::add).mapEmpty();
+      chain = chain.compose(v -> vertx.deployVerticle(new IndexVerticle(idem, o.redisUrl(), o.clock(), metrics))).map(ids::add).mapEmpty();
     }
     for (TierConfig t : manifest.enabledTiers()) {
-      chain = chain.compose(v -> deployTier(vertx, manifest, t, o)).map(ids::add).mapEmpty();
+      chain = chain.compose(v -> deployTier(vertx, manifest, t, o, metrics)).map(ids::add).mapEmpty();
     }
     return chain
-        .compose(v -> vertx.deployVerticle(() -> new ChainVerticle(manifest, o.clock(), o.ticker()),
+        .compose(v -> vertx.deployVerticle(() -> new ChainVerticle(manifest, o.clock(), o.ticker(), metrics),
             new DeploymentOptions().setInstances(o.chainInstances())))
         .map(ids::add)
-        .compose(v -> deployIngress(vertx, manifest, o, ids))
+        .compose(v -> deployIngress(vertx, manifest, o, ids, metrics))
         .map(port -> {
           log.info("georesolver listening on port {} (manifest {}, ladder {})", port, manifest.revision(),
               manifest.enabledTiers().stream().map(TierConfig::name).toList());
-          return new Running(port, List.copyOf(ids));
+          return new Running(port, List.copyOf(ids), metrics);
         });
   }
 
@@ -137,7 +139,7 @@ public final class GeoResolver {
     return null;
   }
 
-  private static Future<String> deployTier(Vertx vertx, Manifest manifest, TierConfig t, Options o) {
+  private static Future<String> deployTier(Vertx vertx, Manifest manifest, TierConfig t, Options o, Metrics metrics) {
     Secret secret = t.credential() == null ? null : Secret.read(t.credential(), o.env()).orElse(null);
     LocalAdapterFactory local = null;
     if (AdapterRegistry.isLocal(t.adapter())) {
@@ -148,19 +150,19 @@ public final class GeoResolver {
       }
     }
     TierSpec spec = new TierSpec(t, secret, manifest.routing().admissionFactor(), manifest.crsDefinitions(), local,
-        o.clock(), o.ticker(), o.random());
+        o.clock(), o.ticker(), o.random(), metrics);
     return vertx.deployVerticle(new TierVerticle(spec));
   }
 
-  private static Future<Integer> deployIngress(Vertx vertx, Manifest manifest, Options o, List<String> ids) {
-    IngressVerticle first = new IngressVerticle(manifest, o.port());
+  private static Future<Integer> deployIngress(Vertx vertx, Manifest manifest, Options o, List<String> ids, Metrics metrics) {
+    IngressVerticle first = new IngressVerticle(manifest, o.port(), metrics);
     return vertx.deployVerticle(first).compose(id -> {
       ids.add(id);
       int port = first.actualPort();
       if (o.ingressInstances() <= 1) {
         return Future.succeededFuture(port);
       }
-      return vertx.deployVerticle(() -> new IngressVerticle(manifest, port),
+      return vertx.deployVerticle(() -> new IngressVerticle(manifest, port, metrics),
               new DeploymentOptions().setInstances(o.ingressInstances() - 1))
           .map(more -> {
             ids.add(more);

@@ -6,6 +6,7 @@ import dev.georesolver.bus.DedupeComplete;
 import dev.georesolver.bus.DedupeVerdict;
 import dev.georesolver.bus.ResolveResult;
 import dev.georesolver.config.IdempotencyConfig;
+import dev.georesolver.metrics.Metrics;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.Message;
@@ -46,6 +47,7 @@ public final class DedupeVerticle extends VerticleBase {
   private final Clock clock;
   private final com.github.benmanes.caffeine.cache.Ticker cacheTicker;
   private final Map<String, Flight> inFlight = new HashMap<>();
+  private final Metrics metrics;
   private MemoryStore l1;
   private SharedStore shared;
 
@@ -61,8 +63,11 @@ public final class DedupeVerticle extends VerticleBase {
    * @param redisUrl the shared store's URL, or null for the in-process store only
    * @param clock wall clock for ages
    * @param cacheTicker L1's expiry clock (nanoseconds)
+   * @param metrics the process's meters
    */
-  public DedupeVerticle(IdempotencyConfig cfg, String redisUrl, Clock clock, com.github.benmanes.caffeine.cache.Ticker cacheTicker) {
+  public DedupeVerticle(IdempotencyConfig cfg, String redisUrl, Clock clock, com.github.benmanes.caffeine.cache.Ticker cacheTicker,
+      Metrics metrics) {
+    this.metrics = metrics;
     this.cfg = cfg;
     this.redisUrl = redisUrl;
     this.clock = clock;
@@ -73,7 +78,7 @@ public final class DedupeVerticle extends VerticleBase {
   public Future<?> start() {
     l1 = new MemoryStore(cfg.maxEntries(), cacheTicker);
     shared = redisUrl == null ? SharedStore.NONE
-        : new RedisSharedStore(vertx, new GuardedRedis(vertx, "dedupe", redisUrl, cfg.commandTimeoutMs()), cfg.keyPrefix(), clock);
+        : new RedisSharedStore(vertx, new GuardedRedis(vertx, "dedupe", redisUrl, cfg.commandTimeoutMs(), metrics), cfg.keyPrefix(), clock);
     var bus = vertx.eventBus();
     return Future.all(
         bus.<DedupeClaim>consumer(Addresses.DEDUPE_CLAIM, this::onClaim).completion(),

@@ -1,5 +1,6 @@
 package dev.georesolver.cache;
 
+import dev.georesolver.metrics.Metrics;
 import io.vertx.circuitbreaker.CircuitBreaker;
 import io.vertx.circuitbreaker.CircuitBreakerOptions;
 import io.vertx.circuitbreaker.CircuitBreakerState;
@@ -44,8 +45,9 @@ public final class GuardedRedis {
    * @param name who owns it, for logs ({@code dedupe}, {@code index})
    * @param url the Redis connection string
    * @param commandTimeoutMs each command's timeout, milliseconds
+   * @param metrics where availability is reported
    */
-  public GuardedRedis(Vertx vertx, String name, String url, long commandTimeoutMs) {
+  public GuardedRedis(Vertx vertx, String name, String url, long commandTimeoutMs, Metrics metrics) {
     this.name = name;
     this.redis = Redis.createClient(vertx, new RedisOptions()
         .setConnectionString(url)
@@ -61,8 +63,15 @@ public final class GuardedRedis {
         .setMaxFailures(MAX_FAILURES)
         .setResetTimeout(RESET_TIMEOUT_MS)
         .setNotificationAddress(null))
-        .openHandler(v -> log.warn("store {}: Redis unavailable ({}); resolving without it", name, lastError))
-        .closeHandler(v -> log.info("store {}: Redis is back", name));
+        .openHandler(v -> {
+          metrics.storeAvailable(name, false);
+          log.warn("store {}: Redis unavailable ({}); resolving without it", name, lastError);
+        })
+        .closeHandler(v -> {
+          metrics.storeAvailable(name, true);
+          log.info("store {}: Redis is back", name);
+        });
+    metrics.storeAvailable(name, true);
   }
 
   /** Sends one command. */

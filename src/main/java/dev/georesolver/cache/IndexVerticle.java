@@ -4,6 +4,7 @@ import dev.georesolver.bus.Addresses;
 import dev.georesolver.bus.IndexEntry;
 import dev.georesolver.bus.IndexQuery;
 import dev.georesolver.config.IdempotencyConfig;
+import dev.georesolver.metrics.Metrics;
 import dev.georesolver.provider.Direction;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -22,14 +23,17 @@ public final class IndexVerticle extends VerticleBase {
   private final IdempotencyConfig cfg;
   private final String redisUrl;
   private final Clock clock;
+  private final Metrics metrics;
   private GeoIndex index;
 
   /**
    * @param cfg the manifest's idempotency settings (store, prefix, TTLs, bounds)
    * @param redisUrl the store's URL, or null for the in-process index
    * @param clock wall clock (entry expiry of the in-process index)
+   * @param metrics the process's meters
    */
-  public IndexVerticle(IdempotencyConfig cfg, String redisUrl, Clock clock) {
+  public IndexVerticle(IdempotencyConfig cfg, String redisUrl, Clock clock, Metrics metrics) {
+    this.metrics = metrics;
     this.cfg = cfg;
     this.redisUrl = redisUrl;
     this.clock = clock;
@@ -38,7 +42,7 @@ public final class IndexVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     index = redisUrl == null ? new MemoryGeoIndex(cfg.maxEntries(), clock)
-        : new RedisGeoIndex(new GuardedRedis(vertx, "index", redisUrl, cfg.commandTimeoutMs()), cfg.keyPrefix());
+        : new RedisGeoIndex(new GuardedRedis(vertx, "index", redisUrl, cfg.commandTimeoutMs(), metrics), cfg.keyPrefix());
     var bus = vertx.eventBus();
     return Future.all(
         bus.<IndexQuery>consumer(Addresses.INDEX_LOOKUP, this::onLookup).completion(),

@@ -22,6 +22,7 @@ import dev.georesolver.deadline.Deadline;
 import dev.georesolver.deadline.Stopwatch;
 import dev.georesolver.deadline.Ticker;
 import dev.georesolver.geo.Claim;
+import dev.georesolver.metrics.Metrics;
 import dev.georesolver.normalize.AddressNormalizer;
 import dev.georesolver.normalize.IdempotencyKey;
 import dev.georesolver.provider.AdapterRegistry;
@@ -74,7 +75,10 @@ public final class ChainVerticle extends VerticleBase {
   private LadderView view;
   private boolean writeThrough;
 
-  public ChainVerticle(Manifest manifest, Clock clock, Ticker ticker) {
+  private final Metrics metrics;
+
+  public ChainVerticle(Manifest manifest, Clock clock, Ticker ticker, Metrics metrics) {
+    this.metrics = metrics;
     this.manifest = manifest;
     this.clock = clock;
     this.ticker = ticker;
@@ -136,10 +140,13 @@ public final class ChainVerticle extends VerticleBase {
     Deadline deadline = Deadline.in(ticker, budget);
     resolve(req, deadline, sw).onComplete(ar -> {
       if (ar.succeeded()) {
+        metrics.result(ar.result());
         msg.reply(json ? ar.result().toJson() : ar.result());
       } else if (ar.cause() instanceof Misconfigured m) {
+        metrics.routerError("misconfigured");
         msg.fail(FailureCode.MISCONFIGURED.code(), m.getMessage());
       } else {
+        metrics.routerError("router_error");
         log.error("router_error on trace {}", req.traceId(), ar.cause());
         msg.fail(FailureCode.ROUTER_ERROR.code(), "router_error: " + ar.cause());
       }

@@ -11,6 +11,9 @@ import io.vertx.core.MultiMap;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.eventbus.Message;
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.eventbus.ReplyFailure;
+import dev.georesolver.metrics.Metrics;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
@@ -39,7 +42,10 @@ public final class GeocodeHandler implements Handler<RoutingContext> {
   private final RequestValidator validator;
   private final Direction direction;
 
-  public GeocodeHandler(EventBus bus, RequestValidator validator, Direction direction) {
+  private final Metrics metrics;
+
+  public GeocodeHandler(EventBus bus, RequestValidator validator, Direction direction, Metrics metrics) {
+    this.metrics = metrics;
     this.bus = bus;
     this.validator = validator;
     this.direction = direction;
@@ -57,19 +63,19 @@ public final class GeocodeHandler implements Handler<RoutingContext> {
         fields = null;
       }
       if (fields == null) {
-        Problems.badRequest(ctx.response(), List.of(new FieldProblem("body", "must be a JSON object")), traceId);
+        reject(ctx, List.of(new FieldProblem("body", "must be a JSON object")), traceId);
         return;
       }
     } else {
       fields = fromQuery(ctx.queryParams());
       if (fields == null) {
-        Problems.badRequest(ctx.response(), List.of(repeated(ctx.queryParams())), traceId);
+        reject(ctx, List.of(repeated(ctx.queryParams())), traceId);
         return;
       }
     }
     RequestValidator.Validated v = validator.validate(fields, direction, ctx.request().getHeader("Request-Timeout"), traceId);
     if (!v.valid()) {
-      Problems.badRequest(ctx.response(), v.problems(), traceId);
+      reject(ctx, v.problems(), traceId);
       return;
     }
     DeliveryOptions o = new DeliveryOptions()
@@ -84,7 +90,17 @@ public final class GeocodeHandler implements Handler<RoutingContext> {
             ctx.response().putHeader("content-type", "application/json").end(r.toJson().toBuffer());
           }
         })
-        .onFailure(t -> Problems.fail(ctx.response(), t, traceId));
+        .onFailure(t -> {
+          if (t instanceof ReplyException re && re.failureType() == ReplyFailure.TIMEOUT) {
+            metrics.routerError("router_timeout");
+          }
+          Problems.fail(ctx.response(), t, traceId);
+        });
+  }
+
+  private void reject(RoutingContext ctx, List<FieldProblem> problems, String traceId) {
+    problems.forEach(p -> metrics.badRequest(p.field()));
+    Problems.badRequest(ctx.response(), problems, traceId);
   }
 
   /** The query as request fields, or null when a field is repeated. */

@@ -2,6 +2,7 @@ package dev.georesolver.ingress;
 
 import dev.georesolver.bus.RequestValidator;
 import dev.georesolver.config.Manifest;
+import dev.georesolver.metrics.Metrics;
 import dev.georesolver.provider.Direction;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -24,7 +25,10 @@ public final class IngressVerticle extends VerticleBase {
   private final int port;
   private HttpServer server;
 
-  public IngressVerticle(Manifest manifest, int port) {
+  private final Metrics metrics;
+
+  public IngressVerticle(Manifest manifest, int port, Metrics metrics) {
+    this.metrics = metrics;
     this.manifest = manifest;
     this.port = port;
   }
@@ -35,13 +39,16 @@ public final class IngressVerticle extends VerticleBase {
         manifest.routing().budgetMs(), manifest.routing().maxBudgetMs());
     var bus = vertx.eventBus();
     Router router = Router.router(vertx);
-    router.get("/v1/geocode").handler(new GeocodeHandler(bus, validator, Direction.FORWARD));
+    router.get("/v1/geocode").handler(new GeocodeHandler(bus, validator, Direction.FORWARD, metrics));
     router.post("/v1/geocode").handler(BodyHandler.create().setBodyLimit(MAX_BODY_BYTES))
-        .handler(new GeocodeHandler(bus, validator, Direction.FORWARD));
-    router.get("/v1/reverse").handler(new GeocodeHandler(bus, validator, Direction.REVERSE));
+        .handler(new GeocodeHandler(bus, validator, Direction.FORWARD, metrics));
+    router.get("/v1/reverse").handler(new GeocodeHandler(bus, validator, Direction.REVERSE, metrics));
     router.get("/health/live").handler(ctx -> ctx.response().putHeader("content-type", "application/json")
         .end(new JsonObject().put("status", "live").toBuffer()));
     router.get("/health/ready").handler(new HealthHandler(bus));
+    router.get("/metrics").handler(ctx -> ctx.response()
+        .putHeader("content-type", "text/plain; version=0.0.4; charset=utf-8")
+        .end(metrics.scrape()));
     JsonObject described = manifest.describe();
     router.get("/manifest").handler(ctx -> ctx.response().putHeader("content-type", "application/json")
         .end(described.toBuffer()));

@@ -23,6 +23,7 @@ import java.util.random.RandomGenerator;
  * @param clock wall clock (breaker open periods, ages)
  * @param ticker monotonic clock (deadlines, latencies)
  * @param random jitter source
+ * @param metrics the process's meters
  */
 public record TierSpec(
     TierConfig config,
@@ -32,4 +33,5 @@ public record TierSpec(
     LocalAdapterFactory localAdapter,
     Clock clock,
     Ticker ticker,
-    RandomGenerator random) {}
+    RandomGenerator random,
+    dev.georesolver.metrics.Metrics metrics) {}

@@ -65,6 +65,7 @@ public final class TierVerticle extends VerticleBase {
     selector = new HitSelector(new CrsNormalizer(spec.crsDefinitions()));
     backoff = new Backoff(cfg.retryBackoffMs(), spec.random());
     breaker = new TierBreaker(cfg.name(), cfg.breaker(), spec.clock(), this::onTransition);
+    spec.metrics().tier(cfg.name());
     rateLimiter = cfg.rateLimitPerS() > 0 ? rateLimiter(cfg) : null;
     return buildCall().compose(c -> {
       call = c;
@@ -228,6 +229,7 @@ public final class TierVerticle extends VerticleBase {
     } else {
       log.info("breaker of tier {} {} -> {} ({})", t.tier(), t.from().wire(), t.to().wire(), t.reason());
     }
+    spec.metrics().breaker(t.tier(), t.to().wire());
     vertx.eventBus().publish(Addresses.BREAKER_EVENTS, event);
   }
 
