@@ -4,6 +4,7 @@ import dev.georesolver.geo.Bbox;
 import dev.georesolver.provider.ForwardQuery;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -114,7 +115,11 @@ final class ForwardResolver {
     int[] regions = null;
     String regionText = comps.get("region");
     if (regionText != null && !regionText.isBlank()) {
-      regions = regionsFor(TextFold.fold(regionText), country);
+      String regionKey = TextFold.fold(regionText);
+      regions = regionsFor(regionKey, country);
+      if (regions == null && g.admin1ByKey(regionKey) != null) {
+        return List.of();
+      }
       if (regions == null) {
         penalty *= UNKNOWN_QUALIFIER_PENALTY;
       }
@@ -225,7 +230,7 @@ final class ForwardResolver {
         kept[n++] = a;
       }
     }
-    return n == 0 ? null : java.util.Arrays.copyOf(kept, n);
+    return n == 0 ? null : Arrays.copyOf(kept, n);
   }
 
   /**
@@ -463,7 +468,7 @@ final class ForwardResolver {
       for (int i = 0; i < n; i++) {
         order[i] = i;
       }
-      java.util.Arrays.sort(order, (x, y) -> Double.compare(weights[y], weights[x]));
+      Arrays.sort(order, (x, y) -> Double.compare(weights[y], weights[x]));
       List<ForwardMatch> out = new ArrayList<>(Math.min(n, MAX_RESULTS));
       for (int i = 0; i < n && i < MAX_RESULTS; i++) {
         int k = order[i];
@@ -483,7 +488,7 @@ final class ForwardResolver {
     if (to - from == 1) {
       return words[from];
     }
-    return String.join(" ", java.util.Arrays.asList(words).subList(from, to));
+    return String.join(" ", Arrays.asList(words).subList(from, to));
   }
 
   private static int firstOf(Tokens t, int seg) {
