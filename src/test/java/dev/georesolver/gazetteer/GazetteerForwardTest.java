@@ -131,10 +131,25 @@ class GazetteerForwardTest {
   @ParameterizedTest
   @ValueSource(strings = {
       "qwxzv plorkington", "the", "of", "new", "street", "Main Street", "10 Downing Street",
-      "Statue of Liberty", "123", "!!!", "   "})
+      "Statue of Liberty", "123", "!!!", "   ", "US", "USA", "Texas", "Springfield, UK"})
   @DisplayName("text naming no known city gets no match, never a random city")
   void garbageAndCommonWordsGetNoMatch(String query) {
     assertThat(forward(query)).isEmpty();
+  }
+
+  @Test
+  @DisplayName("a bare name that is also a country or state reads as a city only when that city belongs there")
+  void bareCountryAndStateNames() {
+    assertThat(best("Singapore").place().countryCode()).isEqualTo("SG");
+    ForwardMatch newYork = best("New York");
+    assertThat(newYork.place().lat()).isCloseTo(40.7128, within(0.1));
+    assertThat(newYork.confidence()).isGreaterThan(0.8);
+    // "California" most likely means the state: its namesake towns elsewhere come with low confidence.
+    assertThat(best("California").confidence()).isLessThan(0.3);
+    // "Washington" may mean the state: the capital comes first, less sure than "Washington, DC".
+    ForwardMatch washington = best("Washington");
+    assertThat(washington.place().region()).isEqualTo("District of Columbia");
+    assertThat(washington.confidence()).isLessThan(best("Washington, DC").confidence());
   }
 
   @Test
