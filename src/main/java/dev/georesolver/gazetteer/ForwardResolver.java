@@ -46,6 +46,9 @@ final class ForwardResolver {
   /** Highest confidence any forward answer is given: the gazetteer is city level. */
   static final double MAX_CONFIDENCE = 0.9;
 
+  /** Most words of free text that are read, counted from the end. */
+  static final int MAX_WORDS = 40;
+
   private static final Pattern SEGMENTS = Pattern.compile("[,;|\\n\\r]+");
 
   /** Words that mark an address (street types, unit designators) when next to a city name. */
@@ -186,7 +189,15 @@ final class ForwardResolver {
       }
       seg++;
     }
-    return new Tokens(words.toArray(String[]::new), segs.stream().mapToInt(Integer::intValue).toArray());
+    // The city and its qualifiers stand at the end; a long text is cut to its last words so the
+    // work per query stays bounded.
+    int from = Math.max(0, words.size() - MAX_WORDS);
+    int firstSeg = from < segs.size() ? segs.get(from) : 0;
+    int[] segment = new int[words.size() - from];
+    for (int i = 0; i < segment.length; i++) {
+      segment[i] = segs.get(from + i) - firstSeg;
+    }
+    return new Tokens(words.subList(from, words.size()).toArray(String[]::new), segment);
   }
 
   /** A qualifier reading: which country or regions the trailing words named, and where the rest ends. */

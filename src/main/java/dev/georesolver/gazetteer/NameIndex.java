@@ -86,11 +86,6 @@ final class NameIndex {
     return keyStart.length - 1;
   }
 
-  /** Number of (key, city) postings. */
-  int postingCount() {
-    return postings.length;
-  }
-
   /** Bytes held by the arrays, for the cost report. */
   long arrayBytes() {
     return (long) keyBytes.length + 4L * (keyStart.length + postStart.length + postings.length);

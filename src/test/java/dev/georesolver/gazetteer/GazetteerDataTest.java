@@ -19,6 +19,7 @@ class GazetteerDataTest {
     assertThat(g.info().get("data.licence")).contains("CC-BY-4.0").contains("GeoNames");
     assertThat(g.info().get("min.population")).isEqualTo("1000");
     assertThat(Integer.parseInt(g.info().get("cities"))).isEqualTo(g.size());
+    assertThat(Integer.parseInt(g.info().get("keys"))).isEqualTo(g.names().keyCount());
     assertThat(g.size()).isGreaterThan(100_000);
   }
 

@@ -159,6 +159,13 @@ class GazetteerForwardTest {
   }
 
   @Test
+  void aVeryLongTextIsReadFromItsEnd() {
+    String noise = "lorem ipsum, ".repeat(2_000);
+    assertThat(best(noise + "10 Downing Street, London, UK").place().name()).isEqualTo("London");
+    assertThat(forward(noise)).isEmpty();
+  }
+
+  @Test
   void namesAreMatchedWholeNeverAsSubstrings() {
     assertThat(forward("ondon")).isEmpty();
     assertThat(forward("ortland")).isEmpty();
