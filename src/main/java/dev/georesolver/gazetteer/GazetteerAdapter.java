@@ -43,8 +43,11 @@ public final class GazetteerAdapter implements LocalAdapter {
   }
 
   /**
+   * An adapter with its own reverse-lookup radius.
+   *
    * @param gazetteer a loaded gazetteer
    * @param maxReverseDistanceM farthest city centre a reverse lookup may answer with, in metres
+   * @throws IllegalArgumentException when the radius is not positive
    */
   public GazetteerAdapter(Gazetteer gazetteer, double maxReverseDistanceM) {
     this.gazetteer = Objects.requireNonNull(gazetteer, "gazetteer");
