@@ -10,6 +10,8 @@ import dev.georesolver.config.Manifest;
 import dev.georesolver.config.Secret;
 import dev.georesolver.config.TierConfig;
 import dev.georesolver.deadline.Ticker;
+import dev.georesolver.gazetteer.Gazetteer;
+import dev.georesolver.gazetteer.GazetteerAdapter;
 import dev.georesolver.ingress.IngressVerticle;
 import dev.georesolver.metrics.Metrics;
 import dev.georesolver.provider.AdapterRegistry;
@@ -136,8 +138,24 @@ public final class GeoResolver {
     if (AdapterRegistry.CACHED_INDEX.equals(adapter)) {
       return (vertx, tier) -> Future.succeededFuture(new CachedIndexAdapter(vertx, tier, o.clock()));
     }
+    if (AdapterRegistry.GAZETTEER.equals(adapter)) {
+      return (vertx, tier) -> gazetteer(vertx).map(g -> new GazetteerAdapter(g,
+          tier.reverseRadiusM() > 0 ? tier.reverseRadiusM() : Gazetteer.DEFAULT_MAX_REVERSE_DISTANCE_M));
+    }
     return null;
   }
+
+  /** The bundled gazetteer, loaded once per process off the event loop (it is immutable). */
+  private static synchronized Future<Gazetteer> gazetteer(Vertx vertx) {
+    if (gazetteer == null || gazetteer.failed()) {
+      long t0 = System.nanoTime();
+      gazetteer = vertx.executeBlocking(Gazetteer::loadDefault)
+          .onSuccess(g -> log.info("gazetteer: {} places loaded in {} ms", g.size(), (System.nanoTime() - t0) / 1_000_000));
+    }
+    return gazetteer;
+  }
+
+  private static Future<Gazetteer> gazetteer;
 
   private static Future<String> deployTier(Vertx vertx, Manifest manifest, TierConfig t, Options o, Metrics metrics) {
     Secret secret = t.credential() == null ? null : Secret.read(t.credential(), o.env()).orElse(null);

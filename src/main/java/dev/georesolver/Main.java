@@ -4,6 +4,8 @@ import dev.georesolver.config.Manifest;
 import dev.georesolver.config.ManifestException;
 import dev.georesolver.config.ManifestLoader;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.dns.AddressResolverOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,7 +57,7 @@ public final class Main {
       return;
     }
     String redis = storeUrl(cli, manifest);
-    Vertx vertx = Vertx.vertx();
+    Vertx vertx = Vertx.vertx(new VertxOptions().setAddressResolverOptions(dnsOptions()));
     GeoResolver.Options options = GeoResolver.Options.defaults(cli.port(), System.getenv())
         .withRedis(redis)
         .withLocalAdapters(LocalAdapters.all());
@@ -64,6 +66,14 @@ public final class Main {
       vertx.close().onComplete(x -> System.exit(1));
     });
     Runtime.getRuntime().addShutdownHook(new Thread(() -> vertx.close().await(), "georesolver-shutdown"));
+  }
+
+  /**
+   * DNS that fails fast: a query gives up after a second and a name that does not resolve is
+   * remembered for ten seconds, so an offline machine does not wait out its resolver on every call.
+   */
+  static AddressResolverOptions dnsOptions() {
+    return new AddressResolverOptions().setQueryTimeout(1000).setCacheNegativeTimeToLive(10).setMaxQueries(2);
   }
 
   /**

@@ -27,13 +27,16 @@ import java.time.Clock;
  */
 public final class CachedIndexAdapter implements LocalAdapter {
 
+  /** How far a reverse lookup looks when the tier does not say, metres. */
+  public static final double DEFAULT_REVERSE_RADIUS_M = 250;
+
   private final Vertx vertx;
   private final double radiusM;
   private final Clock clock;
 
   public CachedIndexAdapter(Vertx vertx, TierConfig tier, Clock clock) {
     this.vertx = vertx;
-    this.radiusM = tier.reverseRadiusM();
+    this.radiusM = tier.reverseRadiusM() > 0 ? tier.reverseRadiusM() : DEFAULT_REVERSE_RADIUS_M;
     this.clock = clock;
   }
 

@@ -231,8 +231,8 @@ public final class ManifestLoader {
       r.problem(p + "schema_validation must be strict or relaxed");
     }
     int pool = (int) r.positiveLong(m, "pool_size", p + "pool_size", (long) TierConfig.DEFAULT_POOL_SIZE);
-    double radius = r.number(m, "reverse_radius_m", p + "reverse_radius_m", TierConfig.DEFAULT_REVERSE_RADIUS_M);
-    if (radius <= 0) {
+    double radius = r.number(m, "reverse_radius_m", p + "reverse_radius_m", 0.0);
+    if (m.containsKey("reverse_radius_m") && radius <= 0) {
       r.problem(p + "reverse_radius_m must be > 0");
     }
     return new TierConfig(name, adapter, endpoint, claim,

@@ -27,7 +27,8 @@ import java.util.Map;
  * @param notice the result notice opener for this rung, or null for the claim's default
  * @param poolSize maximum HTTP/1 connections to the provider; default {@value #DEFAULT_POOL_SIZE}
  * @param reverseRadiusM for local rungs, how far a reverse lookup may look for the nearest
- *     point, metres; default {@value #DEFAULT_REVERSE_RADIUS_M}
+ *     point, metres; 0 (the default) means the adapter's own default (cached index 250 m,
+ *     gazetteer 100 km)
  */
 public record TierConfig(
     String name,
@@ -50,7 +51,6 @@ public record TierConfig(
 
   public static final long DEFAULT_RETRY_BACKOFF_MS = 50;
   public static final int DEFAULT_POOL_SIZE = 64;
-  public static final double DEFAULT_REVERSE_RADIUS_M = 250;
 
   public TierConfig {
     headers = Map.copyOf(headers);
