@@ -74,7 +74,10 @@ public final class ManifestLoader {
   public static Manifest parse(String yaml, Map<String, String> env) throws ManifestException {
     Object root;
     try {
-      root = new Yaml(new SafeConstructor(new LoaderOptions())).load(yaml);
+      // A key given twice would otherwise be silently overridden by the second: refuse it.
+      LoaderOptions options = new LoaderOptions();
+      options.setAllowDuplicateKeys(false);
+      root = new Yaml(new SafeConstructor(options)).load(yaml);
     } catch (YAMLException e) {
       throw new ManifestException(List.of("not valid YAML: " + e.getMessage().replace('\n', ' ')));
     }
