@@ -208,10 +208,11 @@ public final class ManifestLoader {
     if (typical != null && timeout > 0 && typical > timeout) {
       r.problem(p + "typical_ms must be <= timeout_ms");
     }
-    int retries = (int) r.longValue(m, "retry_budget", p + "retry_budget", 0L);
-    if (retries < 0 || retries > 10) {
+    long retryBudget = r.longValue(m, "retry_budget", p + "retry_budget", 0L);
+    if (retryBudget < 0 || retryBudget > 10) {
       r.problem(p + "retry_budget must be in [0, 10]");
     }
+    int retries = (int) retryBudget;
     long backoff = r.longValue(m, "retry_backoff_ms", p + "retry_backoff_ms", TierConfig.DEFAULT_RETRY_BACKOFF_MS);
     if (backoff < 0) {
       r.problem(p + "retry_backoff_ms must be >= 0");
@@ -227,7 +228,7 @@ public final class ManifestLoader {
     } catch (IllegalArgumentException e) {
       r.problem(p + "schema_validation must be strict or relaxed");
     }
-    int pool = (int) r.positiveLong(m, "pool_size", p + "pool_size", (long) TierConfig.DEFAULT_POOL_SIZE);
+    int pool = r.positiveInt(m, "pool_size", p + "pool_size", TierConfig.DEFAULT_POOL_SIZE);
     return new TierConfig(name, adapter, endpoint, claim,
         r.string(m, "region", p + "region", "global"),
         timeout,
@@ -290,9 +291,9 @@ public final class ManifestLoader {
     }
     r.unknownKeys(m, BREAKER_KEYS, p + ".");
     return new BreakerConfig(
-        (int) r.positiveLong(m, "failure_threshold", p + ".failure_threshold", (long) BreakerConfig.DEFAULT_FAILURE_THRESHOLD),
+        r.positiveInt(m, "failure_threshold", p + ".failure_threshold", BreakerConfig.DEFAULT_FAILURE_THRESHOLD),
         r.positiveLong(m, "half_open_timeout_ms", p + ".half_open_timeout_ms", BreakerConfig.DEFAULT_HALF_OPEN_TIMEOUT_MS),
-        (int) r.positiveLong(m, "success_threshold", p + ".success_threshold", (long) BreakerConfig.DEFAULT_SUCCESS_THRESHOLD));
+        r.positiveInt(m, "success_threshold", p + ".success_threshold", BreakerConfig.DEFAULT_SUCCESS_THRESHOLD));
   }
 
   private static Map<String, IntentConfig> readIntents(Reader r, Object o) {
@@ -432,6 +433,15 @@ public final class ManifestLoader {
         return 0;
       }
       return ((Number) v).longValue();
+    }
+
+    int positiveInt(Map<String, Object> m, String key, String path, int dflt) {
+      long v = positiveLong(m, key, path, (long) dflt);
+      if (v > Integer.MAX_VALUE) {
+        problem(path + " must be <= " + Integer.MAX_VALUE);
+        return 0;
+      }
+      return (int) v;
     }
 
     long longValue(Map<String, Object> m, String key, String path, long dflt) {
