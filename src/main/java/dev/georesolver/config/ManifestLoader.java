@@ -351,6 +351,10 @@ public final class ManifestLoader {
   }
 
   private static void checkIntentLadders(Reader r, Map<String, IntentConfig> intents, List<TierConfig> tiers) {
+    if (tiers.stream().anyMatch(t -> t.claim() == null)) {
+      // A tier's claim is missing or unknown (already reported): which intents it serves is unknowable.
+      return;
+    }
     for (IntentConfig i : intents.values()) {
       boolean any = tiers.stream().anyMatch(t -> t.claim() != null && i.accepts(t.claim()));
       if (!any && !tiers.isEmpty()) {
