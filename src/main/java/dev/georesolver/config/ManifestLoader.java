@@ -363,7 +363,7 @@ public final class ManifestLoader {
     }
   }
 
-  /** Tiers whose credential is unset are left out, each with its reason. */
+  /** Tiers whose credential is unset, unreadable or blank are left out, each with its reason. */
   static Map<String, String> disabledTiers(List<TierConfig> tiers, Map<String, String> env) {
     Map<String, String> out = new LinkedHashMap<>();
     for (TierConfig t : tiers) {
@@ -375,6 +375,8 @@ public final class ManifestLoader {
         out.put(t.name(), "credential environment variable " + c.env() + " is unset");
       } else if (c.file() != null && !Files.isReadable(Path.of(c.file()))) {
         out.put(t.name(), "credential file " + c.file() + " is not readable");
+      } else if (c.file() != null && Secret.read(c, env).isEmpty()) {
+        out.put(t.name(), "credential file " + c.file() + " is empty");
       }
     }
     return out;
