@@ -147,6 +147,7 @@ public final class RequestValidator {
       problems.add(new FieldProblem("address", "must be an object with " + String.join(", ", AddressNormalizer.COMPONENT_ORDER)));
       return Map.of();
     }
+    int before = problems.size();
     Map<String, String> out = new LinkedHashMap<>();
     for (String k : o.fieldNames()) {
       String field = "address." + k;
@@ -163,7 +164,7 @@ public final class RequestValidator {
         out.put(k, t);
       }
     }
-    if (out.isEmpty() && problems.isEmpty()) {
+    if (out.isEmpty() && problems.size() == before) {
       problems.add(new FieldProblem("address", "must have at least one non-empty component"));
     }
     return out;
