@@ -28,7 +28,7 @@ public final class RequestValidator {
   private static final Set<String> REVERSE_FIELDS = Set.of("lat", "lon", "intent", "budget_ms", "language");
   private static final Pattern CONTROL = Pattern.compile("\\p{Cc}");
   private static final Pattern LANGUAGE = Pattern.compile("[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*");
-  private static final Pattern DIGITS = Pattern.compile("\\d{1,12}");
+  private static final Pattern DIGITS = Pattern.compile("\\d+");
 
   private final Set<String> intents;
   private final String defaultIntent;
@@ -243,8 +243,13 @@ public final class RequestValidator {
     long ms;
     if (raw instanceof Integer || raw instanceof Long) {
       ms = ((Number) raw).longValue();
+    } else if (raw instanceof java.math.BigInteger b) {
+      // JSON integers past a long decode as BigInteger: over the maximum, so capped below.
+      ms = b.max(java.math.BigInteger.ZERO).min(java.math.BigInteger.valueOf(Long.MAX_VALUE)).longValue();
     } else if (raw instanceof String s && DIGITS.matcher(s.strip()).matches()) {
-      ms = Long.parseLong(s.strip());
+      // More digits than a long holds is still a budget over the maximum: capped below, not refused.
+      String digits = s.strip().replaceFirst("^0+(?=\\d)", "");
+      ms = digits.length() > 18 ? Long.MAX_VALUE : Long.parseLong(digits);
     } else {
       problems.add(new FieldProblem(field, "must be a positive integer number of milliseconds"));
       return defaultBudgetMs;
