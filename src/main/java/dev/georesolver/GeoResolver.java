@@ -103,6 +103,10 @@ public final class GeoResolver {
     Metrics metrics = new Metrics();
     List<String> ids = new ArrayList<>();
     manifest.disabledTiers().forEach((name, why) -> log.info("tier {} left out of the ladder: {}", name, why));
+    manifest.intents().values().stream()
+        .filter(i -> manifest.enabledTiers().stream().noneMatch(t -> i.accepts(t.claim())))
+        .forEach(i -> log.warn("intent {} has no rung left (tiers disabled at start): its requests will be answered 503 misconfigured",
+            i.name()));
     var idem = manifest.routing().idempotency();
     Future<Void> chain = vertx.deployVerticle(new DedupeVerticle(idem, o.redisUrl(), o.clock(), () -> o.ticker().nanoTime(), metrics))
         .map(ids::add).mapEmpty();

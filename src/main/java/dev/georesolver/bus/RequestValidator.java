@@ -27,8 +27,10 @@ public final class RequestValidator {
   private static final Set<String> FORWARD_FIELDS = Set.of("q", "address", "bbox", "intent", "budget_ms", "language");
   private static final Set<String> REVERSE_FIELDS = Set.of("lat", "lon", "intent", "budget_ms", "language");
   private static final Pattern CONTROL = Pattern.compile("\\p{Cc}");
+  /** Only separators (including no-break spaces, which {@link String#strip} keeps) and punctuation. */
+  private static final Pattern BLANK = Pattern.compile("[\\p{Z}\\p{P}\\s]*");
   private static final Pattern LANGUAGE = Pattern.compile("[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*");
-  private static final Pattern DIGITS = Pattern.compile("\\d{1,12}");
+  private static final Pattern DIGITS = Pattern.compile("\\d+");
 
   private final Set<String> intents;
   private final String defaultIntent;
@@ -131,6 +133,10 @@ public final class RequestValidator {
       problems.add(new FieldProblem(field, "must not be empty"));
       return null;
     }
+    if (BLANK.matcher(t).matches()) {
+      problems.add(new FieldProblem(field, "must contain an address, not only spaces or punctuation"));
+      return null;
+    }
     if (t.length() > MAX_ADDRESS_CHARS) {
       problems.add(new FieldProblem(field, "must be at most " + MAX_ADDRESS_CHARS + " characters (got " + t.length() + ")"));
       return null;
@@ -147,6 +153,7 @@ public final class RequestValidator {
       problems.add(new FieldProblem("address", "must be an object with " + String.join(", ", AddressNormalizer.COMPONENT_ORDER)));
       return Map.of();
     }
+    int before = problems.size();
     Map<String, String> out = new LinkedHashMap<>();
     for (String k : o.fieldNames()) {
       String field = "address." + k;
@@ -163,7 +170,7 @@ public final class RequestValidator {
         out.put(k, t);
       }
     }
-    if (out.isEmpty() && problems.isEmpty()) {
+    if (out.isEmpty() && problems.size() == before) {
       problems.add(new FieldProblem("address", "must have at least one non-empty component"));
     }
     return out;
@@ -242,8 +249,13 @@ public final class RequestValidator {
     long ms;
     if (raw instanceof Integer || raw instanceof Long) {
       ms = ((Number) raw).longValue();
+    } else if (raw instanceof java.math.BigInteger b) {
+      // JSON integers past a long decode as BigInteger: over the maximum, so capped below.
+      ms = b.max(java.math.BigInteger.ZERO).min(java.math.BigInteger.valueOf(Long.MAX_VALUE)).longValue();
     } else if (raw instanceof String s && DIGITS.matcher(s.strip()).matches()) {
-      ms = Long.parseLong(s.strip());
+      // More digits than a long holds is still a budget over the maximum: capped below, not refused.
+      String digits = s.strip().replaceFirst("^0+(?=\\d)", "");
+      ms = digits.length() > 18 ? Long.MAX_VALUE : Long.parseLong(digits);
     } else {
       problems.add(new FieldProblem(field, "must be a positive integer number of milliseconds"));
       return defaultBudgetMs;

@@ -25,8 +25,12 @@ public final class Notices {
       case CACHED -> "From a cached result {age} old, ";
       case LOCALITY -> "Working from the city centre only, ";
     };
-    String age = hit.observedAtMs() == null ? "of unknown age" : age(nowMs - hit.observedAtMs());
-    return template.replace("{tier}", tier.name()).replace("{age}", age);
+    String filled = template.replace("{tier}", tier.name());
+    if (hit.observedAtMs() == null) {
+      // "{age} old" would read "of unknown age old".
+      return filled.replace("{age} old", "of unknown age").replace("{age}", "of unknown age");
+    }
+    return filled.replace("{age}", age(nowMs - hit.observedAtMs()));
   }
 
   /** An age in words: "under a minute", "12 min", "4 h", "3 d". */

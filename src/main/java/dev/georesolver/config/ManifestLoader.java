@@ -75,7 +75,10 @@ public final class ManifestLoader {
   public static Manifest parse(String yaml, Map<String, String> env) throws ManifestException {
     Object root;
     try {
-      root = new Yaml(new SafeConstructor(new LoaderOptions())).load(yaml);
+      // A key given twice would otherwise be silently overridden by the second: refuse it.
+      LoaderOptions options = new LoaderOptions();
+      options.setAllowDuplicateKeys(false);
+      root = new Yaml(new SafeConstructor(options)).load(yaml);
     } catch (YAMLException e) {
       throw new ManifestException(List.of("not valid YAML: " + e.getMessage().replace('\n', ' ')));
     }
@@ -211,10 +214,11 @@ public final class ManifestLoader {
     if (typical != null && timeout > 0 && typical > timeout) {
       r.problem(p + "typical_ms must be <= timeout_ms");
     }
-    int retries = (int) r.longValue(m, "retry_budget", p + "retry_budget", 0L);
-    if (retries < 0 || retries > 10) {
+    long retryBudget = r.longValue(m, "retry_budget", p + "retry_budget", 0L);
+    if (retryBudget < 0 || retryBudget > 10) {
       r.problem(p + "retry_budget must be in [0, 10]");
     }
+    int retries = (int) retryBudget;
     long backoff = r.longValue(m, "retry_backoff_ms", p + "retry_backoff_ms", TierConfig.DEFAULT_RETRY_BACKOFF_MS);
     if (backoff < 0) {
       r.problem(p + "retry_backoff_ms must be >= 0");
@@ -230,7 +234,7 @@ public final class ManifestLoader {
     } catch (IllegalArgumentException e) {
       r.problem(p + "schema_validation must be strict or relaxed");
     }
-    int pool = (int) r.positiveLong(m, "pool_size", p + "pool_size", (long) TierConfig.DEFAULT_POOL_SIZE);
+    int pool = r.positiveInt(m, "pool_size", p + "pool_size", TierConfig.DEFAULT_POOL_SIZE);
     double radius = r.number(m, "reverse_radius_m", p + "reverse_radius_m", 0.0);
     if (m.containsKey("reverse_radius_m") && radius <= 0) {
       r.problem(p + "reverse_radius_m must be > 0");
@@ -298,9 +302,9 @@ public final class ManifestLoader {
     }
     r.unknownKeys(m, BREAKER_KEYS, p + ".");
     return new BreakerConfig(
-        (int) r.positiveLong(m, "failure_threshold", p + ".failure_threshold", (long) BreakerConfig.DEFAULT_FAILURE_THRESHOLD),
+        r.positiveInt(m, "failure_threshold", p + ".failure_threshold", BreakerConfig.DEFAULT_FAILURE_THRESHOLD),
         r.positiveLong(m, "half_open_timeout_ms", p + ".half_open_timeout_ms", BreakerConfig.DEFAULT_HALF_OPEN_TIMEOUT_MS),
-        (int) r.positiveLong(m, "success_threshold", p + ".success_threshold", (long) BreakerConfig.DEFAULT_SUCCESS_THRESHOLD));
+        r.positiveInt(m, "success_threshold", p + ".success_threshold", BreakerConfig.DEFAULT_SUCCESS_THRESHOLD));
   }
 
   /**
@@ -373,6 +377,10 @@ public final class ManifestLoader {
   }
 
   private static void checkIntentLadders(Reader r, Map<String, IntentConfig> intents, List<TierConfig> tiers) {
+    if (tiers.stream().anyMatch(t -> t.claim() == null)) {
+      // A tier's claim is missing or unknown (already reported): which intents it serves is unknowable.
+      return;
+    }
     for (IntentConfig i : intents.values()) {
       boolean any = tiers.stream().anyMatch(t -> t.claim() != null && i.accepts(t.claim()));
       if (!any && !tiers.isEmpty()) {
@@ -381,7 +389,7 @@ public final class ManifestLoader {
     }
   }
 
-  /** Tiers whose credential is unset are left out, each with its reason. */
+  /** Tiers whose credential is unset, unreadable or blank are left out, each with its reason. */
   static Map<String, String> disabledTiers(List<TierConfig> tiers, Map<String, String> env) {
     Map<String, String> out = new LinkedHashMap<>();
     for (TierConfig t : tiers) {
@@ -393,6 +401,8 @@ public final class ManifestLoader {
         out.put(t.name(), "credential environment variable " + c.env() + " is unset");
       } else if (c.file() != null && !Files.isReadable(Path.of(c.file()))) {
         out.put(t.name(), "credential file " + c.file() + " is not readable");
+      } else if (c.file() != null && Secret.read(c, env).isEmpty()) {
+        out.put(t.name(), "credential file " + c.file() + " is empty");
       }
     }
     return out;
@@ -455,6 +465,15 @@ public final class ManifestLoader {
         return 0;
       }
       return ((Number) v).longValue();
+    }
+
+    int positiveInt(Map<String, Object> m, String key, String path, int dflt) {
+      long v = positiveLong(m, key, path, (long) dflt);
+      if (v > Integer.MAX_VALUE) {
+        problem(path + " must be <= " + Integer.MAX_VALUE);
+        return 0;
+      }
+      return (int) v;
     }
 
     long longValue(Map<String, Object> m, String key, String path, long dflt) {

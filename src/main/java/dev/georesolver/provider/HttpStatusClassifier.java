@@ -63,7 +63,8 @@ public final class HttpStatusClassifier {
    * Reads {@code Retry-After}: delta-seconds or an HTTP-date (RFC 9110 §10.2.3).
    *
    * @param nowMs wall-clock epoch millis, for the HTTP-date form
-   * @return milliseconds to stay away (never negative), or null when absent or unreadable
+   * @return milliseconds to stay away (never negative), or null when absent, unreadable or too large
+   *     to count in milliseconds
    */
   public static Long retryAfterMs(String value, long nowMs) {
     if (value == null || value.isBlank()) {
@@ -72,7 +73,8 @@ public final class HttpStatusClassifier {
     String v = value.trim();
     try {
       long seconds = Long.parseLong(v);
-      return seconds < 0 ? null : Duration.ofSeconds(seconds).toMillis();
+      // Negative, or too many seconds to count in milliseconds: unreadable, not an overflow.
+      return seconds < 0 || seconds > Long.MAX_VALUE / 1000 ? null : Duration.ofSeconds(seconds).toMillis();
     } catch (NumberFormatException notSeconds) {
       try {
         long at = ZonedDateTime.parse(v, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant().toEpochMilli();

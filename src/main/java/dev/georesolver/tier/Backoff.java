@@ -26,8 +26,9 @@ public final class Backoff {
     if (baseMs <= 0) {
       return 0;
     }
-    int shift = Math.min(retry - 1, 20);
-    long ceiling = Math.min(CAP_MS, baseMs << shift);
+    int shift = Math.max(0, Math.min(retry - 1, 20));
+    // Compare before shifting: baseMs << shift can overflow to a negative ceiling.
+    long ceiling = baseMs > (CAP_MS >> shift) ? CAP_MS : baseMs << shift;
     return random.nextLong(ceiling + 1);
   }
 }

@@ -12,6 +12,11 @@ import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.UnknownHostException;
 import java.nio.channels.ClosedChannelException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -25,14 +30,31 @@ public final class TransportClassifier {
 
   private TransportClassifier() {}
 
-  /** The failure for a transport-level exception. */
+  /**
+   * The failure for a transport-level exception: the innermost exception of its cause chain that a
+   * rule recognises decides, so a wrapper (Netty's {@code DecoderException}, a
+   * {@code CompletionException}) and a cause that is not itself transport-level (the
+   * {@code CertificateException} under a TLS handshake failure) do not hide it.
+   */
   public static ProviderAnswer.Failed classify(Throwable t) {
-    Throwable c = rootOf(t);
-    if (t instanceof AttemptTimeoutException || c instanceof AttemptTimeoutException) {
-      return fail(FailureClass.TRANSIENT, t.getMessage());
+    List<Throwable> chain = chainOf(t);
+    for (int i = chain.size() - 1; i >= 0; i--) {
+      ProviderAnswer.Failed f = recognise(chain.get(i));
+      if (f != null) {
+        return f;
+      }
     }
-    // Netty wraps the resolver's own cause (e.g. NXDOMAIN) inside the UnknownHostException.
-    if (inChain(t, UnknownHostException.class) || c.getClass().getName().startsWith("io.netty.resolver.dns.")) {
+    Throwable c = chain.get(chain.size() - 1);
+    return fail(FailureClass.UNCLASSIFIED, c.getClass().getSimpleName() + ": " + shortMessage(c));
+  }
+
+  /** The failure this one exception stands for, or null when no rule recognises it. */
+  private static ProviderAnswer.Failed recognise(Throwable c) {
+    if (c instanceof AttemptTimeoutException) {
+      return fail(FailureClass.TRANSIENT, c.getMessage());
+    }
+    // Netty's resolver puts its own cause (NXDOMAIN, a query timeout) under the UnknownHostException.
+    if (c instanceof UnknownHostException || c.getClass().getName().startsWith("io.netty.resolver.dns.")) {
       return fail(FailureClass.DEGRADABLE, "DNS lookup failed: " + shortMessage(c));
     }
     if (c instanceof NoRouteToHostException) {
@@ -54,28 +76,21 @@ public final class TransportClassifier {
         || c instanceof IOException) {
       return fail(FailureClass.TRANSIENT, "connection reset or closed");
     }
-    return fail(FailureClass.UNCLASSIFIED, c.getClass().getSimpleName() + ": " + shortMessage(c));
+    return null;
   }
 
   private static ProviderAnswer.Failed fail(FailureClass c, String detail) {
     return new ProviderAnswer.Failed(c, detail, null);
   }
 
-  private static boolean inChain(Throwable t, Class<? extends Throwable> type) {
-    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
-      if (type.isInstance(c)) {
-        return true;
-      }
+  /** {@code t} and its causes, outermost first, each once (a cause chain may loop). */
+  private static List<Throwable> chainOf(Throwable t) {
+    List<Throwable> chain = new ArrayList<>();
+    Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+    for (Throwable c = t; c != null && seen.add(c); c = c.getCause()) {
+      chain.add(c);
     }
-    return false;
-  }
-
-  private static Throwable rootOf(Throwable t) {
-    Throwable c = t;
-    while (c.getCause() != null && c.getCause() != c) {
-      c = c.getCause();
-    }
-    return c;
+    return chain;
   }
 
   private static String shortMessage(Throwable t) {

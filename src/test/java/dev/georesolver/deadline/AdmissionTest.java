@@ -1,0 +1,72 @@
+package dev.georesolver.deadline;
+
+import dev.georesolver.deadline.Admission.Decision;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Admission arithmetic (DESIGN §2): usable = left − reserve − backoff; admitted iff usable > 0 and
+ * usable ≥ factor × typical; timeout = min(timeout_ms, usable).
+ */
+class AdmissionTest {
+
+  @ParameterizedTest(name = "left {0}, reserve {1}, backoff {2}, typical {3}, factor {4}, timeout {5} -> admitted {6}, timeout {7}, usable {8}")
+  @CsvSource(textBlock = """
+      # left  reserve backoff typical factor timeout | admitted attemptTimeout usable
+        1000,  0,      0,      400,    0.5,   1200,    true,    1000,         1000
+        1000,  300,    100,    400,    0.5,   1200,    true,    600,          600
+        5000,  0,      0,      400,    0.5,   1200,    true,    1200,         5000
+        200,   0,      0,      400,    0.5,   1200,    true,    200,          200
+        199,   0,      0,      400,    0.5,   1200,    false,   0,            199
+        700,   400,    100,    400,    0.5,   1200,    true,    200,          200
+        700,   400,    101,    400,    0.5,   1200,    false,   0,            199
+        100,   0,      0,      333,    0.3,   1200,    true,    100,          100
+        99,    0,      0,      333,    0.3,   1200,    false,   0,            99
+        600,   0,      0,      300,    2.0,   1200,    true,    600,          600
+        599,   0,      0,      300,    2.0,   1200,    false,   0,            599
+        1,     0,      0,      400,    0.0,   1200,    true,    1,            1
+        0,     0,      0,      400,    0.0,   1200,    false,   0,            0
+        500,   500,    0,      1,      0.0,   1200,    false,   0,            0
+        -50,   0,      0,      400,    0.5,   1200,    false,   0,            -50
+        -50,   0,      0,      400,    0.0,   1200,    false,   0,            -50
+        300,   400,    0,      400,    0.5,   1200,    false,   0,            -100
+        """)
+  void shouldDecideFromUsableTimeFactorAndTypical(long left, long reserve, long backoff, long typical, double factor,
+      long timeout, boolean admitted, long attemptTimeout, long usable) {
+    assertThat(Admission.decide(left, reserve, backoff, typical, factor, timeout))
+        .isEqualTo(new Decision(admitted, attemptTimeout, usable));
+  }
+
+  @Test
+  void shouldSkipARungWhoseUsableTimeIsBelowFactorTimesTypical() {
+    Decision d = Admission.decide(1000, 600, 0, 1000, 0.5, 1200);
+
+    assertThat(d.admitted()).isFalse();
+    assertThat(d.attemptTimeoutMs()).isZero();
+    assertThat(d.usableMs()).isEqualTo(400);
+  }
+
+  @Test
+  @DisplayName("an admitted attempt never eats into the reserve kept for the rungs below")
+  void shouldCapTheAttemptTimeoutAtTheUsableTime() {
+    Decision d = Admission.decide(2000, 700, 50, 300, 0.5, 5000);
+
+    assertThat(d.admitted()).isTrue();
+    assertThat(d.attemptTimeoutMs() + 700 + 50).isEqualTo(2000);
+  }
+
+  @Test
+  @DisplayName("with factor 0 any positive usable time is admitted, however slow the rung")
+  void shouldAdmitAnyPositiveUsableTimeWithFactorZero() {
+    assertThat(Admission.decide(1, 0, 0, 1_000_000, 0.0, 1200).admitted()).isTrue();
+  }
+
+  @Test
+  void shouldUseTheTierTimeoutWhenTimeIsPlentiful() {
+    assertThat(Admission.decide(10_000, 1000, 0, 300, 0.5, 1200).attemptTimeoutMs()).isEqualTo(1200);
+  }
+}
