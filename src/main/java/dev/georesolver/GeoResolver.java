@@ -149,17 +149,25 @@ public final class GeoResolver {
     return null;
   }
 
-  /** The bundled gazetteer, loaded once per process off the event loop (it is immutable). */
-  private static synchronized Future<Gazetteer> gazetteer(Vertx vertx) {
-    if (gazetteer == null || gazetteer.failed()) {
+  /**
+   * The bundled gazetteer, loaded once per process off the event loop. The loaded (immutable)
+   * gazetteer is kept, not a future, since a future belongs to the Vertx that made it.
+   */
+  private static Future<Gazetteer> gazetteer(Vertx vertx) {
+    Gazetteer g = gazetteer;
+    return g != null ? Future.succeededFuture(g) : vertx.executeBlocking(GeoResolver::loadGazetteer);
+  }
+
+  private static synchronized Gazetteer loadGazetteer() {
+    if (gazetteer == null) {
       long t0 = System.nanoTime();
-      gazetteer = vertx.executeBlocking(Gazetteer::loadDefault)
-          .onSuccess(g -> log.info("gazetteer: {} places loaded in {} ms", g.size(), (System.nanoTime() - t0) / 1_000_000));
+      gazetteer = Gazetteer.loadDefault();
+      log.info("gazetteer: {} places loaded in {} ms", gazetteer.size(), (System.nanoTime() - t0) / 1_000_000);
     }
     return gazetteer;
   }
 
-  private static Future<Gazetteer> gazetteer;
+  private static volatile Gazetteer gazetteer;
 
   private static Future<String> deployTier(Vertx vertx, Manifest manifest, TierConfig t, Options o, Metrics metrics) {
     Secret secret = t.credential() == null ? null : Secret.read(t.credential(), o.env()).orElse(null);
