@@ -54,6 +54,23 @@ class InterfaceScenarioTest {
   }
 
   @Test
+  @DisplayName("reverse lookups over geocode.reverse take JSON lat/lon and answer the result JSON")
+  void eventBusReverse(Vertx vertx) {
+    FakeProvider p = FakeProvider.start(vertx, json(generic(4.3517, 50.8466, "EPSG:4326", 0.8).put("label", "Grand-Place"))).await();
+    stack(vertx, p);
+    JsonObject j = vertx.eventBus()
+        .<JsonObject>request(Addresses.REVERSE, new JsonObject().put("lat", 50.8467).put("lon", 4.3525))
+        .map(Message::body).await();
+    assertThat(j.getString("status")).isEqualTo("resolved");
+    assertThat(j.getString("direction")).isEqualTo("reverse");
+    assertThat(j.getString("label")).isEqualTo("Grand-Place");
+    assertThat(p.seen().get(0).query().get("lat")).isEqualTo("50.8467");
+    ReplyException e = catchThrowableOfType(ReplyException.class, () -> vertx.eventBus()
+        .request(Addresses.REVERSE, new JsonObject().put("lat", 95).put("lon", 0)).await());
+    assertThat(new JsonObject(e.getMessage()).getString("field")).isEqualTo("lat");
+  }
+
+  @Test
   @DisplayName("invalid JSON over the event bus fails with code 400 and problem JSON naming the field")
   void eventBusBadInput(Vertx vertx) {
     FakeProvider p = FakeProvider.start(vertx, json(generic(1, 1, "EPSG:4326", 0.9))).await();
@@ -171,6 +188,29 @@ class InterfaceScenarioTest {
     var missing = s.get("/v2/nothing").await();
     assertThat(missing.statusCode()).isEqualTo(404);
     assertThat(missing.getHeader("content-type")).isEqualTo("application/problem+json");
+  }
+
+  @Test
+  @DisplayName("/metrics counts results by outcome and claim, rung outcomes, bad input and breaker state")
+  void metrics(Vertx vertx) {
+    FakeProvider p = FakeProvider.start(vertx, json(generic(1, 1, "EPSG:4326", 0.9))).await();
+    Stack s = stack(vertx, p);
+    s.geocode("one").await();
+    s.geocode("one").await();
+    s.geocode("x", "bbox", "1,2").await();
+    p.behave(FakeProvider.status(404, ""));
+    s.geocode("two").await();
+    var r = s.get("/metrics").await();
+    assertThat(r.statusCode()).isEqualTo(200);
+    assertThat(r.getHeader("content-type")).startsWith("text/plain");
+    String m = r.bodyAsString();
+    assertThat(m).contains("georesolver_requests_total{claim=\"exact\",degraded=\"false\",direction=\"forward\",source=\"primary\",status=\"resolved\"} 2.0");
+    assertThat(m).contains("georesolver_requests_total{claim=\"none\",degraded=\"false\",direction=\"forward\",source=\"none\",status=\"refused\"} 1.0");
+    assertThat(m).contains("georesolver_deliveries_total{kind=\"replayed\"} 1.0");
+    assertThat(m).contains("georesolver_rung_total{outcome=\"no_match\",tier=\"primary\"} 1.0");
+    assertThat(m).contains("georesolver_bad_requests_total{field=\"bbox\"} 1.0");
+    assertThat(m).contains("georesolver_breaker_state{tier=\"primary\"} 0.0");
+    assertThat(m).contains("georesolver_request_seconds_bucket");
   }
 
   @Test
