@@ -316,7 +316,7 @@ public final class ChainVerticle extends VerticleBase {
   private ResolveResult refusal(Walk w) {
     String reason = Notices.refusalReason(w.attempts());
     return new ResolveResult(ResolveResult.REFUSED, w.req().direction(), null, null, null, null, null, null, null, null,
-        false, Notices.refusalNotice(reason), reason, w.intent().name(), w.key(), manifest.revision(), w.req().traceId(),
+        false, Notices.refusalNotice(w.attempts()), reason, w.intent().name(), w.key(), manifest.revision(), w.req().traceId(),
         w.sw().elapsedMs(), w.attempts(), null, null, clock.millis(), null, false);
   }
 

@@ -48,24 +48,66 @@ public final class Notices {
     return (s / 86_400) + " d";
   }
 
-  /** Why a walk ended without an answer, as a short code. */
+  /**
+   * Why a walk ended without an answer, as a short code a caller can act on:
+   * <ul>
+   *   <li>{@code not_found}: every rung visited answered and found nothing (do not retry soon);
+   *   <li>{@code budget_exhausted}: a rung was skipped or cut off for lack of time (a larger
+   *       budget may help);
+   *   <li>{@code not_found_where_asked}: the rungs that answered found nothing, but others could
+   *       not be asked (retrying later may help);
+   *   <li>{@code no_rung_available}: every rung failed or was unavailable.
+   * </ul>
+   */
   public static String refusalReason(List<Attempt> attempts) {
-    if (!attempts.isEmpty() && attempts.stream().allMatch(a -> a.outcome().equals("no_match") || a.outcome().equals("out_of_bbox")
-        || a.outcome().equals("rejected"))) {
+    if (attempts.isEmpty()) {
+      return "no_rung_available";
+    }
+    if (attempts.stream().allMatch(a -> foundNothing(a.outcome()))) {
       return "not_found";
     }
     if (attempts.stream().anyMatch(a -> a.outcome().equals("skipped_admission") || a.outcome().equals("deadline"))) {
       return "budget_exhausted";
     }
+    if (attempts.stream().anyMatch(a -> foundNothing(a.outcome()))) {
+      return "not_found_where_asked";
+    }
     return "no_rung_available";
   }
 
-  /** The refusal's notice for a reason code. */
-  public static String refusalNotice(String reason) {
-    return switch (reason) {
-      case "not_found" -> "No rung could answer: every rung that answered found nothing for this address.";
-      case "budget_exhausted" -> "No rung could answer within the time budget.";
-      default -> "No rung could answer: every rung failed or was unavailable.";
+  private static boolean foundNothing(String outcome) {
+    return outcome.equals("no_match") || outcome.equals("out_of_bbox") || outcome.equals("rejected");
+  }
+
+  /**
+   * The refusal's notice: what each rung did, in ladder order ("No rung could answer:
+   * osm_nominatim was not asked (rate limited); world_gazetteer found nothing.").
+   */
+  public static String refusalNotice(List<Attempt> attempts) {
+    if (attempts.isEmpty()) {
+      return "No rung could answer: no rung was available.";
+    }
+    StringBuilder sb = new StringBuilder("No rung could answer: ");
+    for (int i = 0; i < attempts.size(); i++) {
+      Attempt a = attempts.get(i);
+      sb.append(i == 0 ? "" : "; ").append(a.tier()).append(' ').append(what(a.outcome()));
+    }
+    return sb.append('.').toString();
+  }
+
+  private static String what(String outcome) {
+    return switch (outcome) {
+      case "no_match" -> "found nothing";
+      case "out_of_bbox" -> "found nothing inside the bbox";
+      case "rejected" -> "rejected the input";
+      case "skipped_admission" -> "was skipped for lack of time";
+      case "deadline" -> "ran out of time";
+      case "skipped_breaker_open" -> "was not asked (breaker open)";
+      case "skipped_rate_limited" -> "was not asked (rate limited)";
+      case "unavailable" -> "was unavailable";
+      case "quota" -> "was over quota";
+      case "credential" -> "refused its credential";
+      default -> "failed (" + outcome + ")";
     };
   }
 }

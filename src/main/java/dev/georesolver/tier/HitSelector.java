@@ -44,7 +44,8 @@ final class HitSelector {
         continue;
       }
       double conf = Math.max(0, Math.min(1, h.confidence()));
-      return new Selected(new Hit(p.lon(), p.lat(), conf, h.label(), h.precision(), h.distanceM(), h.observedAtMs(),
+      Double distance = h.distanceM() == null ? null : Math.round(h.distanceM() * 10) / 10.0;
+      return new Selected(new Hit(p.lon(), p.lat(), conf, h.label(), h.precision(), distance, h.observedAtMs(),
           p.transform()), null);
     }
     if (outside > 0) {

@@ -121,7 +121,8 @@ class NoticesTest {
       transient, deadline                        | budget_exhausted
       skipped_admission                          | budget_exhausted
       transient, skipped_breaker_open            | no_rung_available
-      no_match, transient                        | no_rung_available
+      no_match, transient                        | not_found_where_asked
+      skipped_rate_limited, no_match, no_match   | not_found_where_asked
       unavailable                                | no_rung_available
       skipped_rate_limited, quota, credential    | no_rung_available
       """)
@@ -134,14 +135,17 @@ class NoticesTest {
     assertThat(Notices.refusalReason(List.of())).isEqualTo("no_rung_available");
   }
 
-  @ParameterizedTest(name = "{0}")
-  @CsvSource(delimiter = '|', textBlock = """
-      not_found         | No rung could answer: every rung that answered found nothing for this address.
-      budget_exhausted  | No rung could answer within the time budget.
-      no_rung_available | No rung could answer: every rung failed or was unavailable.
-      something_else    | No rung could answer: every rung failed or was unavailable.
-      """)
-  void shouldWordTheRefusal(String reason, String notice) {
-    assertThat(Notices.refusalNotice(reason)).isEqualTo(notice);
+  @Test
+  @DisplayName("a refusal's notice says what each rung did, in ladder order")
+  void shouldWordTheRefusalPerRung() {
+    List<Attempt> walk = List.of(
+        new Attempt("osm", "skipped_rate_limited", 0, 0, null),
+        new Attempt("cache", "no_match", 1, 2, null),
+        new Attempt("city", "no_match", 1, 1, null),
+        new Attempt("commercial", "transient", 3, 900, "HTTP 503"),
+        new Attempt("slow", "skipped_admission", 0, 0, null));
+    assertThat(Notices.refusalNotice(walk)).isEqualTo("No rung could answer: osm was not asked (rate limited); "
+        + "cache found nothing; city found nothing; commercial failed (transient); slow was skipped for lack of time.");
+    assertThat(Notices.refusalNotice(List.of())).isEqualTo("No rung could answer: no rung was available.");
   }
 }
