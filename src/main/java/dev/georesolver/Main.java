@@ -73,7 +73,7 @@ public final class Main {
    * remembered for ten seconds, so an offline machine does not wait out its resolver on every call.
    */
   static AddressResolverOptions dnsOptions() {
-    return new AddressResolverOptions().setQueryTimeout(1000).setCacheNegativeTimeToLive(10).setMaxQueries(2);
+    return new AddressResolverOptions().setQueryTimeout(1000).setCacheNegativeTimeToLive(10);
   }
 
   /**
