@@ -1,6 +1,5 @@
 package dev.georesolver;
 
-import dev.georesolver.tier.LocalAdapterFactory;
 import dev.georesolver.bus.Codecs;
 import dev.georesolver.cache.CachedIndexAdapter;
 import dev.georesolver.cache.DedupeVerticle;
@@ -15,7 +14,7 @@ import dev.georesolver.gazetteer.GazetteerAdapter;
 import dev.georesolver.ingress.IngressVerticle;
 import dev.georesolver.metrics.Metrics;
 import dev.georesolver.provider.AdapterRegistry;
-import dev.georesolver.provider.LocalAdapter;
+import dev.georesolver.tier.LocalAdapterFactory;
 import dev.georesolver.tier.TierSpec;
 import dev.georesolver.tier.TierVerticle;
 import io.vertx.core.DeploymentOptions;
@@ -29,7 +28,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.function.Function;
 import java.util.random.RandomGenerator;
 
 /**
@@ -51,7 +49,8 @@ public final class GeoResolver {
    * @param ingressInstances ingress verticle instances (sharing the port)
    * @param env the environment credentials are read from
    * @param redisUrl the shared store's URL, or null for the in-process store only
-   * @param localAdapters factories of local adapters by manifest adapter name
+   * @param localAdapters factories of local adapters by manifest adapter name, overriding the
+   *     built-in ones ({@code cached_index}, {@code gazetteer}); tests use it
    * @param clock wall clock
    * @param ticker monotonic clock
    * @param random jitter source
@@ -107,6 +106,13 @@ public final class GeoResolver {
         .filter(i -> manifest.enabledTiers().stream().noneMatch(t -> i.accepts(t.claim())))
         .forEach(i -> log.warn("intent {} has no rung left (tiers disabled at start): its requests will be answered 503 misconfigured",
             i.name()));
+    // Secrets are read here, on the deploying thread: a credential file is blocking I/O.
+    Map<String, Secret> secrets = new java.util.HashMap<>();
+    for (TierConfig t : manifest.enabledTiers()) {
+      if (t.credential() != null) {
+        Secret.read(t.credential(), o.env()).ifPresent(s -> secrets.put(t.name(), s));
+      }
+    }
     var idem = manifest.routing().idempotency();
     Future<Void> chain = vertx.deployVerticle(new DedupeVerticle(idem, o.redisUrl(), o.clock(), () -> o.ticker().nanoTime(), metrics))
         .map(ids::add).mapEmpty();
@@ -114,7 +120,7 @@ public final class GeoResolver {
       chain = chain.compose(v -> vertx.deployVerticle(new IndexVerticle(idem, o.redisUrl(), o.clock(), metrics))).map(ids::add).mapEmpty();
     }
     for (TierConfig t : manifest.enabledTiers()) {
-      chain = chain.compose(v -> deployTier(vertx, manifest, t, o, metrics)).map(ids::add).mapEmpty();
+      chain = chain.compose(v -> deployTier(vertx, manifest, t, secrets.get(t.name()), o, metrics)).map(ids::add).mapEmpty();
     }
     return chain
         .compose(v -> vertx.deployVerticle(() -> new ChainVerticle(manifest, o.clock(), o.ticker(), metrics),
@@ -169,8 +175,8 @@ public final class GeoResolver {
 
   private static volatile Gazetteer gazetteer;
 
-  private static Future<String> deployTier(Vertx vertx, Manifest manifest, TierConfig t, Options o, Metrics metrics) {
-    Secret secret = t.credential() == null ? null : Secret.read(t.credential(), o.env()).orElse(null);
+  private static Future<String> deployTier(Vertx vertx, Manifest manifest, TierConfig t, Secret secret, Options o,
+      Metrics metrics) {
     LocalAdapterFactory local = null;
     if (AdapterRegistry.isLocal(t.adapter())) {
       local = localFactory(t.adapter(), o);

@@ -59,8 +59,7 @@ public final class Main {
     String redis = storeUrl(cli, manifest);
     Vertx vertx = Vertx.vertx(new VertxOptions().setAddressResolverOptions(dnsOptions()));
     GeoResolver.Options options = GeoResolver.Options.defaults(cli.port(), System.getenv())
-        .withRedis(redis)
-        .withLocalAdapters(LocalAdapters.all());
+        .withRedis(redis);
     GeoResolver.deploy(vertx, manifest, options).onFailure(t -> {
       log.error("georesolver failed to start: {}", t.getMessage(), t);
       vertx.close().onComplete(x -> System.exit(1));

@@ -4,6 +4,7 @@ import dev.georesolver.bus.Addresses;
 import dev.georesolver.bus.IndexEntry;
 import dev.georesolver.bus.IndexQuery;
 import dev.georesolver.config.TierConfig;
+import dev.georesolver.normalize.AddressKeys;
 import dev.georesolver.provider.AdapterRegistry;
 import dev.georesolver.provider.ForwardQuery;
 import dev.georesolver.provider.LocalAdapter;

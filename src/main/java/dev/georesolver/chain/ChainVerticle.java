@@ -6,9 +6,10 @@ import dev.georesolver.bus.DedupeClaim;
 import dev.georesolver.bus.DedupeComplete;
 import dev.georesolver.bus.DedupeVerdict;
 import dev.georesolver.bus.FailureCode;
+import dev.georesolver.bus.FieldProblem;
 import dev.georesolver.bus.Hit;
 import dev.georesolver.bus.IndexEntry;
-import dev.georesolver.cache.AddressKeys;
+import dev.georesolver.normalize.AddressKeys;
 import dev.georesolver.bus.RequestValidator;
 import dev.georesolver.bus.ResolveRequest;
 import dev.georesolver.bus.ResolveResult;
@@ -135,6 +136,11 @@ public final class ChainVerticle extends VerticleBase {
     }
     if (budget <= 0) {
       msg.fail(FailureCode.DEADLINE_EXCEEDED.code(), "arrived with its budget spent");
+      return;
+    }
+    if (req.intent() == null || manifest.intent(req.intent()).isEmpty()) {
+      msg.fail(FailureCode.BAD_REQUEST.code(), RequestValidator.problemJson(List.of(new FieldProblem("intent",
+          "must be one of " + String.join(", ", new java.util.TreeSet<>(manifest.intentNames()))))).encode());
       return;
     }
     Deadline deadline = Deadline.in(ticker, budget);

@@ -3,13 +3,9 @@ package dev.georesolver.tier;
 import dev.georesolver.config.Secret;
 import dev.georesolver.config.TierConfig;
 import dev.georesolver.deadline.Ticker;
-import dev.georesolver.provider.LocalAdapter;
-import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 
 import java.time.Clock;
 import java.util.Map;
-import java.util.function.Function;
 import java.util.random.RandomGenerator;
 
 /**

@@ -1,11 +1,10 @@
 package dev.georesolver.support;
 
-import dev.georesolver.tier.LocalAdapterFactory;
 import dev.georesolver.GeoResolver;
 import dev.georesolver.config.Manifest;
 import dev.georesolver.config.ManifestLoader;
 import dev.georesolver.deadline.Ticker;
-import dev.georesolver.provider.LocalAdapter;
+import dev.georesolver.tier.LocalAdapterFactory;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -16,7 +15,6 @@ import io.vertx.ext.web.client.WebClient;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Random;
-import java.util.function.Function;
 
 /** The whole resolver deployed in-process on a test's Vertx, with a client pointed at it. */
 public final class Stack {

@@ -1,7 +1,5 @@
-package dev.georesolver.cache;
+package dev.georesolver.normalize;
 
-import dev.georesolver.normalize.AddressNormalizer;
-import dev.georesolver.normalize.IdempotencyKey;
 import dev.georesolver.provider.ForwardQuery;
 
 /**
