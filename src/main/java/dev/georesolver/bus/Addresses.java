@@ -91,6 +91,22 @@ public final class Addresses {
   /** Header carrying the request's trace id, for logs. */
   public static final String TRACE_HEADER = "x-trace-id";
 
+  /**
+   * The milliseconds left that a message carries in {@link #DEADLINE_HEADER}; 0 (spent) when the
+   * header is missing or not a number.
+   */
+  public static long deadlineMs(io.vertx.core.MultiMap headers) {
+    String h = headers.get(DEADLINE_HEADER);
+    if (h == null) {
+      return 0;
+    }
+    try {
+      return Long.parseLong(h);
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+
   /** The address of one tier. */
   public static String tier(String name) {
     return TIER_PREFIX + name;

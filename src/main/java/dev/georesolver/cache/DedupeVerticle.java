@@ -93,7 +93,7 @@ public final class DedupeVerticle extends VerticleBase {
 
   private void onClaim(Message<DedupeClaim> msg) {
     DedupeClaim c = msg.body();
-    long budget = parse(msg.headers().get(Addresses.DEADLINE_HEADER));
+    long budget = Addresses.deadlineMs(msg.headers());
     MemoryStore.Stored s = c.maxAgeMs() > 0 ? l1.get(c.key()) : null;
     if (s != null && replayable(s, c)) {
       msg.reply(replay(s));
@@ -204,11 +204,4 @@ public final class DedupeVerticle extends VerticleBase {
     return shared.status().map(s -> s.put("l1_entries", l1.size()).put("in_flight", inFlight.size()));
   }
 
-  private static long parse(String h) {
-    try {
-      return h == null ? 0 : Long.parseLong(h);
-    } catch (NumberFormatException e) {
-      return 0;
-    }
-  }
 }

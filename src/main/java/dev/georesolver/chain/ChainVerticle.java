@@ -126,10 +126,10 @@ public final class ChainVerticle extends VerticleBase {
         return;
       }
       req = v.request();
-      budget = header != null ? parseMs(header) : v.budgetMs();
+      budget = header != null ? Addresses.deadlineMs(msg.headers()) : v.budgetMs();
     } else if (body instanceof ResolveRequest r) {
       req = r;
-      budget = parseMs(header);
+      budget = Addresses.deadlineMs(msg.headers());
     } else {
       msg.fail(FailureCode.BAD_REQUEST.code(), "body must be a JSON object");
       return;
@@ -159,13 +159,6 @@ public final class ChainVerticle extends VerticleBase {
     });
   }
 
-  private static long parseMs(String h) {
-    try {
-      return h == null ? 0 : Long.parseLong(h);
-    } catch (NumberFormatException e) {
-      return 0;
-    }
-  }
 
   /** One request, from dedupe claim to result. */
   Future<ResolveResult> resolve(ResolveRequest req, Deadline deadline, Stopwatch sw) {

@@ -103,7 +103,7 @@ public final class TierVerticle extends VerticleBase {
   }
 
   private void onVisit(Message<TierRequest> msg) {
-    long budget = parseBudget(msg.headers().get(Addresses.DEADLINE_HEADER));
+    long budget = Addresses.deadlineMs(msg.headers());
     if (budget <= 0) {
       msg.fail(FailureCode.DEADLINE_EXCEEDED.code(), "tier " + cfg.name() + ": arrived with its budget spent");
       return;
@@ -118,16 +118,6 @@ public final class TierVerticle extends VerticleBase {
         : TierReply.failed(FailureClass.UNCLASSIFIED, "tier error: " + ar.cause(), 0)));
   }
 
-  static long parseBudget(String header) {
-    if (header == null) {
-      return 0;
-    }
-    try {
-      return Long.parseLong(header);
-    } catch (NumberFormatException e) {
-      return 0;
-    }
-  }
 
   /** Attempt number {@code n}; {@code last} is the previous attempt's failure, if any. */
   private Future<TierReply> attempt(TierRequest req, Deadline deadline, int n, ProviderAnswer.Failed last) {
