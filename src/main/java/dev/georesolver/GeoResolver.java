@@ -77,6 +77,11 @@ public final class GeoResolver {
       return new Options(port, chainInstances, ingressInstances, env, redisUrl, factories, clock, ticker, random);
     }
 
+    /** These options with {@code n} chain and {@code n} ingress instances. */
+    public Options withInstances(int n) {
+      return new Options(port, n, n, env, redisUrl, localAdapters, clock, ticker, random);
+    }
+
     /** These options with one chain and one ingress instance (tests). */
     public Options single() {
       return new Options(port, 1, 1, env, redisUrl, localAdapters, clock, ticker, random);

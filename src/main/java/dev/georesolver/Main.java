@@ -57,9 +57,14 @@ public final class Main {
       return;
     }
     String redis = storeUrl(cli, manifest);
-    Vertx vertx = Vertx.vertx(new VertxOptions().setAddressResolverOptions(dnsOptions()));
+    // One event loop per core: nothing here blocks, and fewer loops means more of the event-bus
+    // hops between verticles stay on one thread instead of waking another (Vert.x's default is two per core).
+    Vertx vertx = Vertx.vertx(new VertxOptions()
+        .setEventLoopPoolSize(cli.eventLoops())
+        .setAddressResolverOptions(dnsOptions()));
     GeoResolver.Options options = GeoResolver.Options.defaults(cli.port(), System.getenv())
-        .withRedis(redis);
+        .withRedis(redis)
+        .withInstances(cli.eventLoops());
     GeoResolver.deploy(vertx, manifest, options).onFailure(t -> {
       log.error("georesolver failed to start: {}", t.getMessage(), t);
       vertx.close().onComplete(x -> System.exit(1));
@@ -93,16 +98,19 @@ public final class Main {
    * @param port HTTP port
    * @param redisUrl Redis URL, or null for the manifest's store choice
    * @param help whether usage was asked for
+   * @param eventLoops event-loop threads, and instances of the chain and ingress verticles
    */
-  record Cli(String manifest, int port, String redisUrl, boolean help) {
+  record Cli(String manifest, int port, String redisUrl, boolean help, int eventLoops) {
     static final String USAGE = "usage: java -jar target/georesolver.jar [--manifest conf/manifest.yaml] [--port 8080] "
-        + "[--redis redis://host:6379]\n"
-        + "  environment: GEO_MANIFEST, GEO_PORT, GEO_REDIS_URL (flags win)";
+        + "[--redis redis://host:6379] [--event-loops N]\n"
+        + "  environment: GEO_MANIFEST, GEO_PORT, GEO_REDIS_URL, GEO_EVENT_LOOPS (flags win)\n"
+        + "  --event-loops defaults to the number of available processors";
 
     static Cli parse(String[] args, Map<String, String> env) {
       String manifest = env.getOrDefault("GEO_MANIFEST", "conf/manifest.yaml");
       String port = env.getOrDefault("GEO_PORT", "8080");
       String redis = env.get("GEO_REDIS_URL");
+      String loops = env.getOrDefault("GEO_EVENT_LOOPS", Integer.toString(Runtime.getRuntime().availableProcessors()));
       boolean help = false;
       for (int i = 0; i < args.length; i++) {
         String a = args[i];
@@ -110,6 +118,7 @@ public final class Main {
           case "--manifest" -> manifest = value(args, ++i, a);
           case "--port" -> port = value(args, ++i, a);
           case "--redis" -> redis = value(args, ++i, a);
+          case "--event-loops" -> loops = value(args, ++i, a);
           case "-h", "--help" -> help = true;
           default -> throw new IllegalArgumentException("unknown argument " + a);
         }
@@ -123,7 +132,16 @@ public final class Main {
       if (p < 0 || p > 65535) {
         throw new IllegalArgumentException("port must be in [0, 65535], got " + p);
       }
-      return new Cli(manifest, p, redis == null || redis.isBlank() ? null : redis, help);
+      int n;
+      try {
+        n = Integer.parseInt(loops);
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("event loops must be a number, got " + loops);
+      }
+      if (n < 1 || n > 256) {
+        throw new IllegalArgumentException("event loops must be in [1, 256], got " + n);
+      }
+      return new Cli(manifest, p, redis == null || redis.isBlank() ? null : redis, help, n);
     }
 
     private static String value(String[] args, int i, String flag) {

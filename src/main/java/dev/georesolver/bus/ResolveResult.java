@@ -3,9 +3,15 @@ package dev.georesolver.bus;
 import dev.georesolver.crs.TransformInfo;
 import dev.georesolver.geo.Claim;
 import dev.georesolver.provider.Direction;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.util.ByteArrayBuilder;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.List;
 
 /**
@@ -91,51 +97,88 @@ public record ResolveResult(
         attempts, transform, observedAtMs, resolvedAtMs, replayAgeS, coalesced);
   }
 
-  /** The result JSON (absent values are left out). */
+  /** The result JSON (absent values are left out); see {@link #toBuffer()}. */
   public JsonObject toJson() {
-    JsonObject j = new JsonObject().put("status", status);
-    if (direction == Direction.REVERSE) {
-      j.put("direction", "reverse");
-    }
-    putIfPresent(j, "lon", lon);
-    putIfPresent(j, "lat", lat);
-    if (lon != null) {
-      j.put("crs", "EPSG:4326");
-    }
-    putIfPresent(j, "label", label);
-    putIfPresent(j, "precision", precision);
-    putIfPresent(j, "distance_m", distanceM);
-    putIfPresent(j, "resolution_source", resolutionSource);
-    putIfPresent(j, "claim", claim == null ? null : claim.wire());
-    putIfPresent(j, "confidence", confidence);
-    j.put("degraded", degraded);
-    putIfPresent(j, "notice", notice);
-    putIfPresent(j, "reason", reason);
-    j.put("intent", intent)
-        .put("idempotency_key", idempotencyKey)
-        .put("manifest_revision", manifestRevision)
-        .put("trace_id", traceId)
-        .put("elapsed_ms", elapsedMs);
-    JsonArray a = new JsonArray();
-    for (Attempt at : attempts) {
-      a.add(at.toJson());
-    }
-    j.put("attempts", a);
-    putIfPresent(j, "transform", transform == null ? null : transform.toJson());
-    putIfPresent(j, "observed_at_ms", observedAtMs);
-    j.put("resolved_at_ms", resolvedAtMs);
-    if (replayAgeS != null) {
-      j.put("replayed", true).put("replay_age_s", replayAgeS);
-    }
-    if (coalesced) {
-      j.put("coalesced", true);
-    }
-    return j;
+    return new JsonObject(toBuffer());
   }
 
-  private static void putIfPresent(JsonObject j, String k, Object v) {
-    if (v != null) {
-      j.put(k, v);
+  private static final JsonFactory JSON = new JsonFactory();
+
+  /**
+   * The result JSON, encoded. Written field by field with a streaming generator: this runs for
+   * every answer served, and building a {@link JsonObject} first only to encode it costs a map
+   * and an entry per field.
+   */
+  public Buffer toBuffer() {
+    ByteArrayBuilder out = new ByteArrayBuilder(1024);
+    try (JsonGenerator g = JSON.createGenerator(out)) {
+      g.writeStartObject();
+      g.writeStringField("status", status);
+      if (direction == Direction.REVERSE) {
+        g.writeStringField("direction", "reverse");
+      }
+      if (lon != null) {
+        g.writeNumberField("lon", lon);
+        g.writeNumberField("lat", lat);
+        g.writeStringField("crs", "EPSG:4326");
+      }
+      string(g, "label", label);
+      string(g, "precision", precision);
+      if (distanceM != null) {
+        g.writeNumberField("distance_m", distanceM);
+      }
+      string(g, "resolution_source", resolutionSource);
+      string(g, "claim", claim == null ? null : claim.wire());
+      if (confidence != null) {
+        g.writeNumberField("confidence", confidence);
+      }
+      g.writeBooleanField("degraded", degraded);
+      string(g, "notice", notice);
+      string(g, "reason", reason);
+      string(g, "intent", intent);
+      string(g, "idempotency_key", idempotencyKey);
+      string(g, "manifest_revision", manifestRevision);
+      string(g, "trace_id", traceId);
+      g.writeNumberField("elapsed_ms", elapsedMs);
+      g.writeArrayFieldStart("attempts");
+      for (Attempt at : attempts) {
+        g.writeStartObject();
+        g.writeStringField("tier", at.tier());
+        g.writeStringField("outcome", at.outcome());
+        g.writeNumberField("tries", at.tries());
+        g.writeNumberField("ms", at.ms());
+        string(g, "detail", at.detail());
+        g.writeEndObject();
+      }
+      g.writeEndArray();
+      if (transform != null) {
+        g.writeObjectFieldStart("transform");
+        string(g, "source_crs", transform.sourceCrs());
+        string(g, "definition", transform.definition());
+        string(g, "definition_hash", transform.definitionHash());
+        g.writeEndObject();
+      }
+      if (observedAtMs != null) {
+        g.writeNumberField("observed_at_ms", observedAtMs);
+      }
+      g.writeNumberField("resolved_at_ms", resolvedAtMs);
+      if (replayAgeS != null) {
+        g.writeBooleanField("replayed", true);
+        g.writeNumberField("replay_age_s", replayAgeS);
+      }
+      if (coalesced) {
+        g.writeBooleanField("coalesced", true);
+      }
+      g.writeEndObject();
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing to memory cannot fail", e);
+    }
+    return Buffer.buffer(out.toByteArray());
+  }
+
+  private static void string(JsonGenerator g, String field, String value) throws IOException {
+    if (value != null) {
+      g.writeStringField(field, value);
     }
   }
 

@@ -87,7 +87,7 @@ public final class GeocodeHandler implements Handler<RoutingContext> {
         .map(Message::body)
         .onSuccess(r -> {
           if (!ctx.response().ended()) {
-            ctx.response().putHeader("content-type", "application/json").end(r.toJson().toBuffer());
+            ctx.response().putHeader("content-type", "application/json").end(r.toBuffer());
           }
         })
         .onFailure(t -> {
