@@ -12,6 +12,7 @@ import java.util.Arrays;
  *   loadgen     rate|burst ...                            the open-loop load generator ({@link LoadGen})
  *   jfr-summary FILE [--top N]                            hot methods and allocation sites ({@link JfrSummary})
  *   jmh         [JMH options]                             the JMH microbenchmarks (org.openjdk.jmh.Main)
+ *   resolver    --manifest F --port N [--event-loops N]   the resolver on a chosen event-loop pool ({@link ResolverLauncher})
  * </pre>
  */
 public final class BenchMain {
@@ -30,6 +31,7 @@ public final class BenchMain {
       case "loadgen" -> LoadGen.main(rest);
       case "jfr-summary" -> JfrSummary.main(rest);
       case "jmh" -> org.openjdk.jmh.Main.main(rest);
+      case "resolver" -> ResolverLauncher.main(rest);
       default -> {
         System.err.println("unknown sub-command " + args[0]);
         System.exit(2);
