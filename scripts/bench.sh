@@ -55,6 +55,8 @@ COALESCE_DELAY_MS=1000                   # the provider holds the coalesced call
 # The same JVM flags for the resolver and the bare endpoint. G1, as on a 2-core host (pinned to one
 # CPU the JVM would pick Serial). Deeper JFR stacks: Vert.x call chains are long.
 SERVER_JAVA_OPTS=${BENCH_SERVER_JAVA_OPTS:-"-Xms256m -Xmx1g -XX:+UseG1GC -XX:FlightRecorderOptions:stackdepth=128"}
+# The resolver also logs its GC pauses (uptime-stamped) so the open-loop window can be read.
+RESOLVER_GC_LOG_OPT="-Xlog:gc:file=RUNDIR/gc.log:uptime"
 CLIENT_JAVA_OPTS="-Xmx512m"
 
 RESOLVED_MARKER='"status":"resolved"'
@@ -203,7 +205,7 @@ run_wrk() {
   [ -n "$rps" ] || { cat "$out" >&2; die "wrk run $name printed no Requests/sec"; }
   local total cs
   total=$(awk '/requests in/ {print $1}' "$out")
-  cs=$(awk -v c="$(cpu_field "$name" ctxsw)" -v n="${total:-0}" 'BEGIN { printf "%.2f", n > 0 ? c / n : 0 }')
+  cs=$(awk -v c="$(cpu_field "$name" ctxsw)" -v n="${total:-0}" 'BEGIN { printf "%.2f", (n > 0 ? c / n : 0) }')
   echo "rps=${rps} p50=${p50} p99=${p99} non2xx=${non2xx:-0} bad=${bad:-0} sockerr=${sockerr:-0} cs_per_req=${cs}" >"$RUN/$name.res"
   note "$(printf '%-14s %9.0f req/s  p50 %7.3f ms  p99 %8.3f ms  non-2xx %s  bad %s  sock-err %s  | %s' \
     "$name" "$rps" "$p50" "$p99" "${non2xx:-0}" "${bad:-0}" "${sockerr:-0}" "$(cat "$RUN/$name.cpu")")"
@@ -260,7 +262,7 @@ say "start: stand-in provider :$P_PROVIDER (CPU $CLIENT_CPUS), resolver :$P_RESO
 start provider "$CLIENT_CPUS" java $CLIENT_JAVA_OPTS -jar "$TOOLS" provider --port "$P_PROVIDER"
 PROVIDER_PID=$LAST_PID
 # shellcheck disable=SC2086
-start resolver "$SERVER_CPUS" java $SERVER_JAVA_OPTS -jar "$RUN/resolver.jar" --manifest "$RUN/manifest.yaml" --port "$P_RESOLVER"
+start resolver "$SERVER_CPUS" java $SERVER_JAVA_OPTS "${RESOLVER_GC_LOG_OPT/RUNDIR/$RUN}" -jar "$RUN/resolver.jar" --manifest "$RUN/manifest.yaml" --port "$P_RESOLVER"
 RESOLVER_PID=$LAST_PID
 wait_http "http://127.0.0.1:$P_PROVIDER/_ctl/count" "$PROVIDER_PID" provider
 wait_http "http://127.0.0.1:$P_RESOLVER/health/live" "$RESOLVER_PID" resolver
@@ -344,12 +346,21 @@ note "breaker of tier hung open after $OPENED failover requests"
 
 # ---------------------------------------------------------------- (b)+(c) open loop at half load
 say "(b)(c) open loop at $HALF req/s: ${OPEN_WARM_S}s warm-up + ${OPEN_S}s, $ROUNDS rounds of direct, pass, failover"
+uptime_s() { jcmd "$1" VM.uptime 2>/dev/null | awk '/ s$/ {print $1}'; }
+OPEN_T0=$(uptime_s "$RESOLVER_PID")
 measure open "$RESOLVER_PID" java $CLIENT_JAVA_OPTS -jar "$TOOLS" loadgen rate --rate "$HALF" --duration-s "$OPEN_S" \
   --warmup-s "$OPEN_WARM_S" --rounds "$ROUNDS" --connections "$OPEN_CONNECTIONS" --tag "o$START_EPOCH" \
   --target direct "$DIRECT_URL" "$PROVIDER_MARKER" \
   --target pass "$PASS_URL" "$RESOLVED_MARKER" \
   --target failover "$FAILOVER_URL" "$RESOLVED_MARKER"
+OPEN_T1=$(uptime_s "$RESOLVER_PID")
 grep -E '^(RESULT|ERROR)' "$RUN/open.out" | sed 's/^/   /' >&2 || true
+# GC pauses of the resolver during the open-loop phase: count, mean, max, share of wall time.
+GC_OPEN=$(awk -v t0="${OPEN_T0:-0}" -v t1="${OPEN_T1:-0}" '
+  /Pause/ && /ms$/ { t = $1; gsub(/[\[\]s]/, "", t); ms = $NF; sub("ms", "", ms)
+    if (t + 0 >= t0 + 0 && t + 0 <= t1 + 0) { n++; s += ms; if (ms + 0 > m) m = ms + 0 } }
+  END { w = t1 - t0; printf "%d pauses, mean %.1f ms, max %.1f ms, %.1f%% of the time paused", n, (n ? s / n : 0), m, (w > 0 ? s / 10 / w : 0) }' "$RUN/gc.log" 2>/dev/null || echo "no GC log")
+note "resolver GC during the open loop: $GC_OPEN"
 grep -q '^RESULT' "$RUN/open.out" || { cat "$RUN/open.out" >&2; die "the load generator printed no result"; }
 open_field() { # ROUND TARGET FIELD
   { grep "^RESULT mode=rate round=$1 target=$2 " "$RUN/open.out" || true; } | sed -n "s/.* $3=\([0-9.]*\).*/\1/p"
@@ -556,6 +567,7 @@ cpu_row() {
   echo "- added by the resolver (pass − direct): p50 **+$ADD50 ms**, p99 **+$ADD99 ms**"
   echo "- failover with tier 1's breaker open vs tier 2 alone: p99 **$O_F99 ms vs $O_P99 ms** (${FO_RATIO}×), p50 $O_F50 vs $O_P50 ms"
   echo "- CPU during the open-loop phase (all rounds): $(cpu_row open)"
+  echo "- resolver GC during the open-loop phase (all rounds and targets, G1 on one CPU): $GC_OPEN"
   echo
   echo "#### (d) Coalescing"
   echo

@@ -34,9 +34,10 @@ import java.util.concurrent.locks.LockSupport;
  * status is 2xx and its body holds the target's marker string.
  *
  * <pre>
- * loadgen rate  --rate R --duration-s 10 --warmup-s 3 --rounds 3 --connections 128 --tag T
+ * loadgen rate  --rate R --duration-s 10 --warmup-s 3 [--prewarm-s 3] --rounds 3 --connections 128 --tag T
  *               --target NAME URL_PREFIX MARKER [--target ...]
- *     Each round runs every target in turn: warm-up at R (not recorded), then R for the duration.
+ *     First every target once for the pre-warm time (not recorded); then each round runs every
+ *     target in turn: warm-up at R (not recorded), then R for the duration.
  *     URL_PREFIX gets a unique address appended (e.g. ...?q= + "1234 Bench St T3pass"), so no
  *     request is ever a replay. Prints one RESULT line per round and target.
  * loadgen burst --url URL --n 1000 [--marker M]
@@ -101,6 +102,18 @@ public final class LoadGen {
     }
     if (targets.isEmpty()) {
       throw new IllegalArgumentException("at least one --target NAME URL_PREFIX MARKER");
+    }
+    int prewarmS = f.integer("prewarm-s", warmupS);
+    if (prewarmS > 0) {
+      // Once per target before the first round, so round 1 does not meet a cold generator.
+      for (Target target : targets) {
+        HttpClientAgent client = client(target.prefix(), connections);
+        try {
+          run(client, target, rate, prewarmS, tag + "pre" + target.name()).await();
+        } finally {
+          client.close().await();
+        }
+      }
     }
     int bad = 0;
     for (int round = 1; round <= rounds; round++) {
