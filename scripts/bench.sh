@@ -219,7 +219,7 @@ alive_all() { alive "$PROVIDER_PID" "$RESOLVER_PID" "$BARE_PID"; }
 
 # ---------------------------------------------------------------- start the stand-in and the resolver
 P_PROVIDER=$(pick_port); P_RESOLVER=$(pick_port); P_BARE=$(pick_port)
-cat >"$RUN/manifest.yaml" <<EOF
+sed "s/PROVIDER_PORT/$P_PROVIDER/g" scripts/bench/manifest.yaml >"$RUN/manifest.yaml"
 # Bench manifest (scripts/bench.sh). Two generic rungs on the stand-in provider:
 #   hung: claim exact, the failover case's tier 1 (its lane is hung for (c)); a breaker that opens
 #         after 3 failures and stays open through the run;
