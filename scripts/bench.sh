@@ -220,43 +220,6 @@ alive_all() { alive "$PROVIDER_PID" "$RESOLVER_PID" "$BARE_PID"; }
 # ---------------------------------------------------------------- start the stand-in and the resolver
 P_PROVIDER=$(pick_port); P_RESOLVER=$(pick_port); P_BARE=$(pick_port)
 sed "s/PROVIDER_PORT/$P_PROVIDER/g" scripts/bench/manifest.yaml >"$RUN/manifest.yaml"
-# Bench manifest (scripts/bench.sh). Two generic rungs on the stand-in provider:
-#   hung: claim exact, the failover case's tier 1 (its lane is hung for (c)); a breaker that opens
-#         after 3 failures and stays open through the run;
-#   fast: claim open_data, the only rung of the default intent, so replay and pass-through cross
-#         exactly one tier; intent "failover" walks hung then fast.
-routing:
-  budget_ms: 2500
-  max_budget_ms: 10000
-  admission_factor: 0.5
-  idempotency:
-    ttl_seconds: 3600
-    deduplication_store: "memory"
-  tiers:
-    - name: "hung"
-      adapter: "generic"
-      endpoint: "http://127.0.0.1:${P_PROVIDER}/hung"
-      claim: "exact"
-      timeout_ms: 200
-      typical_ms: 20
-      retry_budget: 0
-      circuit_breaker: { failure_threshold: 3, half_open_timeout_ms: 900000, success_threshold: 1 }
-      schema_validation: "strict"
-    - name: "fast"
-      adapter: "generic"
-      endpoint: "http://127.0.0.1:${P_PROVIDER}/fast"
-      claim: "open_data"
-      timeout_ms: 2000
-      typical_ms: 5
-      retry_budget: 0
-      pool_size: 64
-      circuit_breaker: { failure_threshold: 5, half_open_timeout_ms: 5000, success_threshold: 2 }
-      schema_validation: "strict"
-intents:
-  describe: { max_cache_age_s: 604800, claims: [open_data] }
-  failover: { max_cache_age_s: 604800 }
-default_intent: "describe"
-EOF
 
 say "start: stand-in provider :$P_PROVIDER (CPU $CLIENT_CPUS), resolver :$P_RESOLVER (CPU $SERVER_CPUS)"
 start provider "$CLIENT_CPUS" java $CLIENT_JAVA_OPTS -jar "$TOOLS" provider --port "$P_PROVIDER"
