@@ -4,7 +4,7 @@
 # before anyone makes it. Main code is not changed: the variants differ in JVM flags, or use the
 # bench launcher (`georesolver-bench.jar resolver`) that deploys GeoResolver on a chosen event-loop pool.
 #
-#   scripts/bench/experiments.sh [--no-build] [--rounds N] [VARIANT...]
+#   scripts/bench/experiments.sh [--no-build] [--rounds N (default 3)] [VARIANT...]
 #
 # Variants (default: all, in this order):
 #   main-g1        java -jar georesolver.jar, G1 (what scripts/bench.sh measures)
@@ -13,12 +13,12 @@
 #   loop1-zgc      bench launcher, 1 event loop, 1 chain and 1 ingress instance, ZGC
 # For each: warm-up (2 × 10 s replay and pass-through), then per round wrk replay, wrk pass-through
 # (8 s each) and the open-loop generator on pass-through at BENCH_RATE req/s (default 7500; 3 s
-# warm-up + 8 s). Placement as in bench.sh: resolver on CPU 1, wrk/LoadGen/provider on CPU 0.
+# pre-warm of the generator 5 s, warm-up 3 s, then 8 s). Placement as in bench.sh: resolver on CPU 1, wrk/LoadGen/provider on CPU 0.
 # Prints a Markdown table. Kills what it started on exit.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
-BUILD=1 ROUNDS=2 VARIANTS=()
+BUILD=1 ROUNDS=3 VARIANTS=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --no-build) BUILD=0 ;;
@@ -92,7 +92,7 @@ for v in "${VARIANTS[@]}"; do
     pass=$(wrk_rps "http://127.0.0.1:$P_RES/v1/geocode?q=" wrk-unique.lua "r$r$v")
     t0=$(jcmd "$RPID" VM.uptime | awk '/ s$/ {print $1}')
     taskset -c "$CLIENT_CPUS" java -Xmx512m -jar "$RUN/tools.jar" loadgen rate --rate "$RATE" --duration-s 8 --warmup-s 3 \
-      --prewarm-s 0 --rounds 1 --connections 128 --tag "o$r$v$RANDOM" \
+      --prewarm-s 5 --rounds 1 --connections 128 --tag "o$r$v$RANDOM" \
       --target pass "http://127.0.0.1:$P_RES/v1/geocode?q=" "$MARK" >"$RUN/open-$v-$r.out" 2>&1 || true
     t1=$(jcmd "$RPID" VM.uptime | awk '/ s$/ {print $1}')
     lat=$(awk '/^RESULT/ { for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] } printf "%s / %s%s", f["p50_ms"], f["p99_ms"], (f["good"] == f["sent"] ? "" : " (" f["sent"] - f["good"] " bad)") }' "$RUN/open-$v-$r.out")
