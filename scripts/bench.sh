@@ -259,9 +259,11 @@ note "replay body $REPLAY_BYTES bytes, bare body $BARE_BYTES bytes"
 # recording is started and stopped at the beginning of the warm-up: the profiles later start on a
 # warm JVM, and the measured runs are not disturbed.
 say "warm-up: ${WARM_S}s per baseline, 2 × ${WARM_S}s each resolver path (JFR primed first)"
-jcmd "$RESOLVER_PID" JFR.start name=prime settings=profile >"$RUN/jfr-prime.log" 2>&1 || die "jcmd JFR.start failed: $(cat "$RUN/jfr-prime.log")"
+for pid in "$RESOLVER_PID" "$BARE_PID"; do
+  jcmd "$pid" JFR.start name=prime settings=profile >>"$RUN/jfr-prime.log" 2>&1 || die "jcmd JFR.start failed: $(cat "$RUN/jfr-prime.log")"
+done
 sleep 1
-jcmd "$RESOLVER_PID" JFR.stop name=prime >>"$RUN/jfr-prime.log" 2>&1 || true
+for pid in "$RESOLVER_PID" "$BARE_PID"; do jcmd "$pid" JFR.stop name=prime >>"$RUN/jfr-prime.log" 2>&1 || true; done
 WRK_S_SAVED=$WRK_S; WRK_S=$WARM_S
 run_wrk warm-bare "$BARE_PID" "$BARE_URL" wrk-check.lua "$RESOLVED_MARKER"
 run_wrk warm-direct "$PROVIDER_PID" "$DIRECT_URL" wrk-unique.lua "$PROVIDER_MARKER" warm
@@ -360,18 +362,19 @@ alive_all
 
 # ---------------------------------------------------------------- profile
 if [ "$PROFILE" = 1 ]; then
-  say "profile: JFR (settings=profile) on the resolver during ${JFR_S}s of replay, then of pass-through"
-  for path in replay pass; do
-    jcmd "$RESOLVER_PID" JFR.start name="bench-$path" settings=profile >"$RUN/jfr-$path.start" 2>&1 \
+  say "profile: JFR (settings=profile) on the resolver during ${JFR_S}s of replay, then of pass-through; the bare endpoint for ${WRK_S}s"
+  for path in replay pass bare; do
+    pid=$RESOLVER_PID; [ "$path" = bare ] && pid=$BARE_PID
+    jcmd "$pid" JFR.start name="bench-$path" settings=profile >"$RUN/jfr-$path.start" 2>&1 \
       || die "jcmd JFR.start failed: $(cat "$RUN/jfr-$path.start")"
     WRK_S_SAVED=$WRK_S; WRK_S=$JFR_S
-    if [ "$path" = replay ]; then
-      run_wrk "jfr-replay" "$RESOLVER_PID" "$REPLAY_URL" wrk-check.lua "$RESOLVED_MARKER"
-    else
-      run_wrk "jfr-pass" "$RESOLVER_PID" "$PASS_URL" wrk-unique.lua "$RESOLVED_MARKER" jfr
-    fi
+    case "$path" in
+      replay) run_wrk "jfr-replay" "$RESOLVER_PID" "$REPLAY_URL" wrk-check.lua "$RESOLVED_MARKER" ;;
+      pass) run_wrk "jfr-pass" "$RESOLVER_PID" "$PASS_URL" wrk-unique.lua "$RESOLVED_MARKER" jfr ;;
+      bare) WRK_S=$WRK_S_SAVED; run_wrk "jfr-bare" "$BARE_PID" "$BARE_URL" wrk-check.lua "$RESOLVED_MARKER" ;;
+    esac
     WRK_S=$WRK_S_SAVED
-    jcmd "$RESOLVER_PID" JFR.stop name="bench-$path" filename="$RUN/$path.jfr" >"$RUN/jfr-$path.stop" 2>&1 \
+    jcmd "$pid" JFR.stop name="bench-$path" filename="$RUN/$path.jfr" >"$RUN/jfr-$path.stop" 2>&1 \
       || die "jcmd JFR.stop failed: $(cat "$RUN/jfr-$path.stop")"
   done
 fi
@@ -390,8 +393,9 @@ for pid in "$BARE_PID" "$RESOLVER_PID" "$PROVIDER_PID"; do
 done
 
 if [ "$PROFILE" = 1 ]; then
-  for path in replay pass; do
-    java -jar "$TOOLS" jfr-summary "$RUN/$path.jfr" --top 15 >"$RUN/jfr-$path.md"
+  for path in replay pass bare; do
+    n=$(awk '/requests in/ {print $1}' "$RUN/jfr-$path.out")
+    java -jar "$TOOLS" jfr-summary "$RUN/$path.jfr" --top 15 --requests "${n:-0}" >"$RUN/jfr-$path.md"
   done
 fi
 
@@ -554,6 +558,8 @@ cpu_row() {
     echo "wrk during the recording: $(res jfr-replay rps) req/s."
     echo
     cat "$RUN/jfr-replay.md"
+    echo "The bare endpoint, recorded the same way for ${WRK_S}s (headline only): $(head -1 "$RUN/jfr-bare.md" | sed 's/ [0-9]* execution samples.*//')"
+    echo
     echo "#### Profile: pass-through (JFR \`settings=profile\`, ${JFR_S}s of wrk)"
     echo
     echo "wrk during the recording: $(res jfr-pass rps) req/s."

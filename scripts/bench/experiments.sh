@@ -12,8 +12,9 @@
 #   loop1-g1       bench launcher, 1 event loop, 1 chain and 1 ingress instance, G1
 #   loop1-zgc      bench launcher, 1 event loop, 1 chain and 1 ingress instance, ZGC
 # For each: warm-up (2 × 10 s replay and pass-through), then per round wrk replay, wrk pass-through
-# (8 s each) and the open-loop generator on pass-through at BENCH_RATE req/s (default 7500; 3 s
-# pre-warm of the generator 5 s, warm-up 3 s, then 8 s). Placement as in bench.sh: resolver on CPU 1, wrk/LoadGen/provider on CPU 0.
+# (8 s each) and the open-loop generator on pass-through at BENCH_RATE req/s (default 7500; generator
+# pre-warm 5 s, warm-up 3 s, then 8 s measured). Placement as in bench.sh: resolver on CPU 1,
+# wrk, LoadGen and the provider on CPU 0.
 # Prints a Markdown table. Kills what it started on exit.
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -83,10 +83,16 @@ public final class JfrSummary {
       throw new IllegalArgumentException("jfr-summary FILE [--top N]");
     }
     int top = f.integer("top", 15);
-    System.out.print(summarise(Path.of(f.positional().get(0)), top));
+    long requests = Long.parseLong(f.get("requests", "0"));
+    System.out.print(summarise(Path.of(f.positional().get(0)), top, requests));
   }
 
-  static String summarise(Path file, int top) throws IOException {
+  /**
+   * @param requests requests served during the recording, or 0: with it, the bytes the Java threads
+   *     allocated (exact TLAB accounting from {@code jdk.ThreadAllocationStatistics}) per request
+   */
+  static String summarise(Path file, int top, long requests) throws IOException {
+    Map<Long, long[]> allocatedByThread = new HashMap<>();
     Map<String, Long> self = new HashMap<>();
     Map<String, Long> layer = new HashMap<>();
     Map<String, Long> inclusive = new HashMap<>();
@@ -105,6 +111,14 @@ public final class JfrSummary {
       while (rf.hasMoreEvents()) {
         RecordedEvent e = rf.readEvent();
         String type = e.getEventType().getName();
+        if (type.equals("jdk.ThreadAllocationStatistics")) {
+          long tid = e.getLong("thread.javaThreadId");
+          long a = e.getLong("allocated");
+          long[] mm = allocatedByThread.computeIfAbsent(tid, k -> new long[] {Long.MAX_VALUE, Long.MIN_VALUE});
+          mm[0] = Math.min(mm[0], a);
+          mm[1] = Math.max(mm[1], a);
+          continue;
+        }
         RecordedStackTrace st = e.getStackTrace();
         if (st == null || st.getFrames().isEmpty()) {
           continue;
@@ -154,6 +168,14 @@ public final class JfrSummary {
       }
     }
     StringBuilder sb = new StringBuilder();
+    long allocated = allocatedByThread.values().stream().mapToLong(mm -> mm[1] - mm[0]).sum();
+    if (allocated > 0) {
+      sb.append(String.format(Locale.ROOT, "Java threads allocated %.0f MB during the recording", allocated / 1e6));
+      if (requests > 0) {
+        sb.append(String.format(Locale.ROOT, ": **%.1f KB per request** (%d requests)", allocated / 1e3 / requests, requests));
+      }
+      sb.append(". ");
+    }
     sb.append(String.format(Locale.ROOT, "%d execution samples (threads running Java), %d native-method samples (threads in"
         + " native code: mostly event loops in epoll_wait, i.e. idle), %d allocation samples standing for %.1f MB.%n%n",
         samples, nativeSamples, allocEvents, allocBytes / 1e6));
