@@ -32,7 +32,7 @@ while [ $# -gt 0 ]; do
     --no-jmh) JMH=0 ;;
     --no-profile) PROFILE=0 ;;
     --doc) DOC=$2; shift ;;
-    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
     *) echo "bench.sh: unknown argument $1" >&2; exit 2 ;;
   esac
   shift
@@ -70,6 +70,7 @@ fail_run() { printf '\033[31m!! FAIL: %s\033[0m\n' "$*" >&2; FAILURES+=("$*"); }
 
 command -v java >/dev/null || die "java is missing (JDK 17)"
 command -v curl >/dev/null || die "curl is missing"
+command -v jcmd >/dev/null || die "jcmd is missing (it comes with the JDK: install a JDK 17, not a JRE)"
 command -v taskset >/dev/null || die "taskset is missing (util-linux)"
 if ! command -v wrk >/dev/null; then
   if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
