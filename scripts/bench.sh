@@ -1,0 +1,607 @@
+#!/usr/bin/env bash
+# Benchmarks the resolver against baselines run side by side, and writes the figures into
+# docs/benchmarks.md (between the "bench:begin" and "bench:end" markers; the prose around them stays).
+#
+#   scripts/bench.sh [--no-build] [--quick] [--no-jmh] [--no-profile] [--doc FILE]
+#
+# (a) replay: one address repeated (answered from the dedupe store) vs a bare Vert.x endpoint
+#     serving the same JSON, wrk, throughput ratio;
+# (b) pass-through: a new address per request through one tier vs the stand-in provider called
+#     directly, wrk, throughput ratio; then p50/p99 added at half the saturating rate, measured with
+#     the open-loop generator (LoadGen) against both;
+# (c) failover: tier 1 hung and its breaker open, p99 at the same rate vs tier 2 alone;
+# (d) coalescing: 1,000 concurrent identical requests, upstream calls counted by the provider;
+# (e) the resolver's resident memory at the end;
+# then JFR profiles of the replay and pass-through paths under wrk, and the JMH microbenchmarks.
+# Every load figure is the median of three rounds; baseline and subject alternate in each round.
+#
+# Placement (2 cores): the server under test (resolver, bare endpoint, or the provider when it is the
+# baseline) on BENCH_SERVER_CPUS (default 1); wrk, the load generator and the stand-in provider on
+# BENCH_CLIENT_CPUS (default 0). Needs JDK 17, Maven, wrk (installed with apt-get when missing and
+# root), curl, taskset. Kills what it started on exit. Exit status 1 when any load run saw a
+# non-2xx answer, a socket error or a body that is not a resolved answer.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+
+BUILD=1 QUICK=0 JMH=1 PROFILE=1 DOC=docs/benchmarks.md
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --no-build) BUILD=0 ;;
+    --quick) QUICK=1 ;;
+    --no-jmh) JMH=0 ;;
+    --no-profile) PROFILE=0 ;;
+    --doc) DOC=$2; shift ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    *) echo "bench.sh: unknown argument $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+SERVER_CPUS=${BENCH_SERVER_CPUS:-1}
+CLIENT_CPUS=${BENCH_CLIENT_CPUS:-0}
+CONNECTIONS=${BENCH_CONNECTIONS:-64}     # wrk connections (closed loop)
+ROUNDS=3
+if [ "$QUICK" = 1 ]; then
+  WRK_S=3 WARM_S=2 OPEN_S=3 OPEN_WARM_S=1 JFR_S=4 COALESCE_TRIALS=1
+  JMH_ARGS="-f 1 -wi 1 -w 1s -i 2 -r 1s"
+else
+  WRK_S=8 WARM_S=10 OPEN_S=8 OPEN_WARM_S=3 JFR_S=15 COALESCE_TRIALS=3
+  JMH_ARGS="-f 1 -wi 3 -w 1s -i 5 -r 1s"
+fi
+OPEN_CONNECTIONS=128                     # LoadGen's pool; requests beyond it wait (and are timed)
+COALESCE_N=1000
+COALESCE_DELAY_MS=1000                   # the provider holds the coalesced call this long
+# The same JVM flags for the resolver and the bare endpoint. G1, as on a 2-core host (pinned to one
+# CPU the JVM would pick Serial). Deeper JFR stacks: Vert.x call chains are long.
+SERVER_JAVA_OPTS=${BENCH_SERVER_JAVA_OPTS:-"-Xms256m -Xmx1g -XX:+UseG1GC -XX:FlightRecorderOptions:stackdepth=128"}
+# The resolver also logs its GC pauses (uptime-stamped) so the open-loop window can be read.
+RESOLVER_GC_LOG_OPT="-Xlog:gc:file=RUNDIR/gc.log:uptime"
+CLIENT_JAVA_OPTS="-Xmx512m"
+
+RESOLVED_MARKER='"status":"resolved"'
+PROVIDER_MARKER='"x":'
+
+say() { printf '\n\033[1m== %s\033[0m\n' "$*" >&2; }
+note() { printf '   %s\n' "$*" >&2; }
+die() { printf '\033[31mbench.sh: %s\033[0m\n' "$*" >&2; exit 1; }
+FAILURES=()
+fail_run() { printf '\033[31m!! FAIL: %s\033[0m\n' "$*" >&2; FAILURES+=("$*"); }
+
+command -v java >/dev/null || die "java is missing (JDK 17)"
+command -v curl >/dev/null || die "curl is missing"
+command -v jcmd >/dev/null || die "jcmd is missing (it comes with the JDK: install a JDK 17, not a JRE)"
+command -v taskset >/dev/null || die "taskset is missing (util-linux)"
+if ! command -v wrk >/dev/null; then
+  if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
+    say "wrk is missing: installing Debian's wrk package"
+    (apt-get install -y -qq wrk >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }) \
+      || die "could not install wrk"
+  else
+    die "wrk is missing. Install it: sudo apt-get install -y wrk (Debian/Ubuntu), brew install wrk (macOS)"
+  fi
+fi
+[ "$(nproc --all)" -ge 2 ] || note "fewer than 2 CPUs: server and client will share one"
+
+START_EPOCH=$(date +%s)
+RUN=$(mktemp -d "${TMPDIR:-/tmp}/georesolver-bench.XXXXXX")
+PIDS=()
+cleanup() {
+  local rc=$?
+  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${PIDS[@]}"; do
+    for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+    kill -9 "$pid" 2>/dev/null || true
+  done
+  mkdir -p "$ROOT/target"
+  rm -f "$RUN"/*.jar
+  rm -rf "$ROOT/target/bench-last" && cp -r "$RUN" "$ROOT/target/bench-last" 2>/dev/null && rm -rf "$RUN"
+  [ $rc = 0 ] || echo "bench.sh: stopped (status $rc); logs in target/bench-last" >&2
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# ---------------------------------------------------------------- build
+if [ "$BUILD" = 1 ]; then
+  say "build: mvn -q -DskipTests package, then the bench profile"
+  mvn -q -B -DskipTests package
+  mvn -q -B -DskipTests -Pbench package
+fi
+[ -f target/georesolver.jar ] || die "target/georesolver.jar missing (run without --no-build)"
+[ -f target/georesolver-bench.jar ] || die "target/georesolver-bench.jar missing (run without --no-build)"
+# Run from copies: a rebuild during the run cannot swap classes under a running JVM.
+cp target/georesolver.jar "$RUN/resolver.jar"
+cp target/georesolver-bench.jar "$RUN/bench-tools.jar"
+TOOLS="$RUN/bench-tools.jar"
+
+# ---------------------------------------------------------------- helpers
+port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+pick_port() {
+  local p
+  for _ in $(seq 1 50); do
+    p=$((20000 + RANDOM % 20000))
+    if port_free "$p" && [[ " ${USED_PORTS:-} " != *" $p "* ]]; then USED_PORTS="${USED_PORTS:-} $p"; echo "$p"; return; fi
+  done
+  die "no free port found"
+}
+# start NAME CPUS CMD... : background process pinned to CPUS, output to $RUN/NAME.log; sets LAST_PID.
+start() {
+  local name=$1 cpus=$2; shift 2
+  taskset -c "$cpus" "$@" >"$RUN/$name.log" 2>&1 &
+  LAST_PID=$!
+  PIDS+=("$LAST_PID")
+}
+wait_http() { # URL PID NAME
+  for _ in $(seq 1 150); do
+    curl -fsS -o /dev/null --max-time 1 "$1" 2>/dev/null && return 0
+    kill -0 "$2" 2>/dev/null || { tail -20 "$RUN/$3.log" >&2; die "$3 exited before it listened"; }
+    sleep 0.2
+  done
+  tail -20 "$RUN/$3.log" >&2
+  die "$3 did not answer on $1 within 30 s"
+}
+alive() { for pid in "$@"; do kill -0 "$pid" 2>/dev/null || die "process $pid died during the run (logs in target/bench-last)"; done; }
+median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
+calc() { awk "BEGIN { printf \"%.${2:-3}f\", $1 }"; }
+ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
+# Context switches (voluntary + involuntary) of every thread of a process.
+ctxsw() { { cat /proc/"$1"/task/*/status 2>/dev/null || true; } | awk '/_ctxt_switches:/ { s += $2 } END { print s + 0 }'; }
+CLK_TCK=$(getconf CLK_TCK)
+# Busy and total jiffies of one CPU from /proc/stat.
+cpu_jiffies() { awk -v c="cpu$1" '$1 == c { b = $2 + $3 + $4 + $7 + $8 + $9; print b, b + $5 + $6 }' /proc/stat; }
+all_jiffies() { awk '$1 == "cpu" { b = $2 + $3 + $4 + $7 + $8 + $9; print b, b + $5 + $6 }' /proc/stat; }
+# Child CPU seconds reported by `times` (second line: user sys).
+times_secs() { tail -1 "$1" | awk '{ s = 0; for (i = 1; i <= 2; i++) { split($i, p, "m"); sub("s", "", p[2]); s += p[1] * 60 + p[2] } print s }'; }
+first_cpu() { echo "$1" | sed 's/[,-].*//'; }
+SCPU=$(first_cpu "$SERVER_CPUS")
+CCPU=$(first_cpu "$CLIENT_CPUS")
+
+# measure NAME SERVER_PID CMD... : runs a load command on the client CPUs, recording CPU use:
+# the server process (% of one core), each pinned core's busy %, and "foreign" % of the whole
+# machine (busy time not spent in this run's processes: other people's builds, the kernel's work).
+measure() {
+  local name=$1 spid=$2; shift 2
+  local s0 a0 b0 all0 ours0 t0 t1 s1 a1 b1 all1 ours1 pid
+  local x0 x1; x0=$(ctxsw "$spid")
+  s0=$(ticks "$spid"); a0=$(cpu_jiffies "$SCPU"); b0=$(cpu_jiffies "$CCPU"); all0=$(all_jiffies)
+  ours0=0; for pid in "${PIDS[@]}"; do ours0=$((ours0 + $(ticks "$pid"))); done
+  t0=$(date +%s.%N)
+  ( set +e; taskset -c "$CLIENT_CPUS" "$@" >"$RUN/$name.out" 2>&1; rc=$?; times >"$RUN/$name.times"; exit $rc ) || true
+  t1=$(date +%s.%N)
+  x1=$(ctxsw "$spid")
+  s1=$(ticks "$spid"); a1=$(cpu_jiffies "$SCPU"); b1=$(cpu_jiffies "$CCPU"); all1=$(all_jiffies)
+  ours1=0; for pid in "${PIDS[@]}"; do ours1=$((ours1 + $(ticks "$pid"))); done
+  local client_s; client_s=$(times_secs "$RUN/$name.times")
+  awk -v s0="$s0" -v s1="$s1" -v a0="${a0% *}" -v a1="${a1% *}" -v at0="${a0#* }" -v at1="${a1#* }" \
+      -v b0="${b0% *}" -v b1="${b1% *}" -v bt0="${b0#* }" -v bt1="${b1#* }" \
+      -v all0="${all0% *}" -v all1="${all1% *}" -v allt0="${all0#* }" -v allt1="${all1#* }" \
+      -v o0="$ours0" -v o1="$ours1" -v x0="$x0" -v x1="$x1" -v cs="$client_s" -v hz="$CLK_TCK" -v t0="$t0" -v t1="$t1" 'BEGIN {
+        wall = t1 - t0
+        srv = (s1 - s0) / hz / wall * 100
+        sc = (at1 > at0) ? (a1 - a0) / (at1 - at0) * 100 : 0
+        cc = (bt1 > bt0) ? (b1 - b0) / (bt1 - bt0) * 100 : 0
+        busy = (all1 - all0) / hz
+        ours = (o1 - o0) / hz + cs
+        f = (allt1 > allt0) ? (busy - ours) / ((allt1 - allt0) / hz) * 100 : 0
+        if (f < 0) f = 0
+        printf "server_cpu=%.0f server_core=%.0f client_core=%.0f foreign=%.0f ctxsw=%d\n", srv, sc, cc, f, x1 - x0
+      }' >"$RUN/$name.cpu"
+}
+cpu_field() { sed -n "s/.*$2=\([0-9.]*\).*/\1/p" "$RUN/$1.cpu"; }
+
+# wrk NAME SERVER_PID URL SCRIPT MARKER [TAG]: one closed-loop run; result line in $RUN/NAME.res.
+run_wrk() {
+  local name=$1 spid=$2 url=$3 script=$4 marker=$5 tag=${6:-}
+  measure "$name" "$spid" wrk -t1 -c"$CONNECTIONS" -d"${WRK_S}s" --timeout 5s --latency \
+    -s "$ROOT/scripts/bench/$script" "$url" -- "$marker" ${tag:+"$tag"}
+  local out="$RUN/$name.out"
+  local rps p50 p99 non2xx bad sockerr
+  rps=$(awk '/^Requests\/sec:/ {print $2}' "$out")
+  p50=$(awk '$1 == "50%" {print $2}' "$out" | to_ms)
+  p99=$(awk '$1 == "99%" {print $2}' "$out" | to_ms)
+  non2xx=$(awk '/Non-2xx or 3xx responses:/ {print $NF}' "$out")
+  bad=$(awk '/^bench-bad-bodies:/ {print $2}' "$out")
+  sockerr=$(awk '/Socket errors:/ { gsub(",", ""); print $4 + $6 + $8 + $10 }' "$out")
+  [ -n "$rps" ] || { cat "$out" >&2; die "wrk run $name printed no Requests/sec"; }
+  local total cs
+  total=$(awk '/requests in/ {print $1}' "$out")
+  cs=$(awk -v c="$(cpu_field "$name" ctxsw)" -v n="${total:-0}" 'BEGIN { printf "%.2f", (n > 0 ? c / n : 0) }')
+  echo "rps=${rps} p50=${p50} p99=${p99} non2xx=${non2xx:-0} bad=${bad:-0} sockerr=${sockerr:-0} cs_per_req=${cs}" >"$RUN/$name.res"
+  note "$(printf '%-14s %9.0f req/s  p50 %7.3f ms  p99 %8.3f ms  non-2xx %s  bad %s  sock-err %s  | %s' \
+    "$name" "$rps" "$p50" "$p99" "${non2xx:-0}" "${bad:-0}" "${sockerr:-0}" "$(cat "$RUN/$name.cpu")")"
+  if [ "${non2xx:-0}" != 0 ] || [ "${bad:-0}" != 0 ] || [ "${sockerr:-0}" != 0 ]; then
+    fail_run "$name: ${non2xx:-0} non-2xx, ${bad:-0} bodies without $marker, ${sockerr:-0} socket errors (see target/bench-last/$name.out)"
+  fi
+}
+to_ms() { awk '{ v = $1; if (v ~ /us$/) { sub("us", "", v); v /= 1000 } else if (v ~ /ms$/) { sub("ms", "", v) } else if (v ~ /s$/) { sub("s", "", v); v *= 1000 } printf "%.3f", v }'; }
+res() { sed -n "s/.*\b$2=\([0-9.]*\).*/\1/p" "$RUN/$1.res"; }
+alive_all() { alive "$PROVIDER_PID" "$RESOLVER_PID" "$BARE_PID"; }
+
+# ---------------------------------------------------------------- start the stand-in and the resolver
+P_PROVIDER=$(pick_port); P_RESOLVER=$(pick_port); P_BARE=$(pick_port)
+sed "s/PROVIDER_PORT/$P_PROVIDER/g" scripts/bench/manifest.yaml >"$RUN/manifest.yaml"
+
+say "start: stand-in provider :$P_PROVIDER (CPU $CLIENT_CPUS), resolver :$P_RESOLVER (CPU $SERVER_CPUS)"
+start provider "$CLIENT_CPUS" java $CLIENT_JAVA_OPTS -jar "$TOOLS" provider --port "$P_PROVIDER"
+PROVIDER_PID=$LAST_PID
+# shellcheck disable=SC2086
+start resolver "$SERVER_CPUS" java $SERVER_JAVA_OPTS "${RESOLVER_GC_LOG_OPT/RUNDIR/$RUN}" -jar "$RUN/resolver.jar" --manifest "$RUN/manifest.yaml" --port "$P_RESOLVER"
+RESOLVER_PID=$LAST_PID
+wait_http "http://127.0.0.1:$P_PROVIDER/_ctl/count" "$PROVIDER_PID" provider
+wait_http "http://127.0.0.1:$P_RESOLVER/health/live" "$RESOLVER_PID" resolver
+
+R="http://127.0.0.1:$P_RESOLVER"
+PROV="http://127.0.0.1:$P_PROVIDER"
+REPLAY_URL="$R/v1/geocode?q=10%20Downing%20St%2C%20London%20SW1A%202AA"
+PASS_URL="$R/v1/geocode?q="
+DIRECT_URL="$PROV/fast?q="
+FAILOVER_URL="$R/v1/geocode?intent=failover&q="
+
+# The replay answer, as the bare endpoint will serve it: same bytes, a trace id of the same length.
+curl -fsS "$REPLAY_URL" >/dev/null
+curl -fsS -D "$RUN/replay.headers" "$REPLAY_URL" >"$RUN/replay.json"
+grep -q '"replayed":true' "$RUN/replay.json" || die "the second identical request was not a replay: $(cat "$RUN/replay.json")"
+TRACE=$(awk -F': ' 'tolower($1) == "x-trace-id" { gsub("\r", "", $2); print $2 }' "$RUN/replay.headers")
+BARE_TRACE=$(printf '%*s' "${#TRACE}" '' | tr ' ' 'f')
+# shellcheck disable=SC2086
+start bare "$SERVER_CPUS" java $SERVER_JAVA_OPTS -jar "$TOOLS" bare --port "$P_BARE" --body "$RUN/replay.json" --trace-id "$BARE_TRACE"
+BARE_PID=$LAST_PID
+wait_http "http://127.0.0.1:$P_BARE/" "$BARE_PID" bare
+BARE_URL="http://127.0.0.1:$P_BARE/v1/geocode"
+REPLAY_BYTES=$(wc -c <"$RUN/replay.json")
+BARE_BYTES=$(curl -fsS "$BARE_URL" | wc -c)
+note "replay body $REPLAY_BYTES bytes, bare body $BARE_BYTES bytes"
+
+# ---------------------------------------------------------------- warm-up (JIT) of every path
+# The resolver's paths take about a minute of load to reach steady state (C2), so it gets two
+# cycles of replay and pass-through. Starting JFR for the first time retransforms JDK classes and
+# throws away compiled code (measured here: -90% throughput for tens of seconds), so a throw-away
+# recording is started and stopped at the beginning of the warm-up: the profiles later start on a
+# warm JVM, and the measured runs are not disturbed.
+say "warm-up: ${WARM_S}s per baseline, 2 × ${WARM_S}s each resolver path (JFR primed first)"
+for pid in "$RESOLVER_PID" "$BARE_PID"; do
+  jcmd "$pid" JFR.start name=prime settings=profile >>"$RUN/jfr-prime.log" 2>&1 || die "jcmd JFR.start failed: $(cat "$RUN/jfr-prime.log")"
+done
+sleep 1
+for pid in "$RESOLVER_PID" "$BARE_PID"; do jcmd "$pid" JFR.stop name=prime >>"$RUN/jfr-prime.log" 2>&1 || true; done
+WRK_S_SAVED=$WRK_S; WRK_S=$WARM_S
+run_wrk warm-bare "$BARE_PID" "$BARE_URL" wrk-check.lua "$RESOLVED_MARKER"
+run_wrk warm-direct "$PROVIDER_PID" "$DIRECT_URL" wrk-unique.lua "$PROVIDER_MARKER" warm
+for w in 1 2; do
+  run_wrk "warm$w-replay" "$RESOLVER_PID" "$REPLAY_URL" wrk-check.lua "$RESOLVED_MARKER"
+  run_wrk "warm$w-pass" "$RESOLVER_PID" "$PASS_URL" wrk-unique.lua "$RESOLVED_MARKER" "warm$w"
+  run_wrk "warm$w-failover" "$RESOLVER_PID" "$FAILOVER_URL" wrk-unique.lua "$RESOLVED_MARKER" "warmf$w"
+done
+WRK_S=$WRK_S_SAVED
+alive_all
+
+# ---------------------------------------------------------------- (a) replay vs bare Vert.x
+say "(a) replay vs bare Vert.x: wrk -t1 -c$CONNECTIONS -d${WRK_S}s, $ROUNDS rounds"
+for i in $(seq 1 $ROUNDS); do
+  run_wrk "a$i-bare" "$BARE_PID" "$BARE_URL" wrk-check.lua "$RESOLVED_MARKER"
+  run_wrk "a$i-replay" "$RESOLVER_PID" "$REPLAY_URL" wrk-check.lua "$RESOLVED_MARKER"
+done
+alive_all
+
+# ---------------------------------------------------------------- (b) pass-through vs direct
+# For the direct baseline the provider is the server under test: it moves to the server CPUs
+# (the resolver idles meanwhile) and back to the client CPUs for the pass-through run.
+say "(b) pass-through vs direct: wrk -t1 -c$CONNECTIONS -d${WRK_S}s, $ROUNDS rounds"
+for i in $(seq 1 $ROUNDS); do
+  taskset -a -p -c "$SERVER_CPUS" "$PROVIDER_PID" >/dev/null
+  run_wrk "b$i-direct" "$PROVIDER_PID" "$DIRECT_URL" wrk-unique.lua "$PROVIDER_MARKER" "b${i}d"
+  taskset -a -p -c "$CLIENT_CPUS" "$PROVIDER_PID" >/dev/null
+  run_wrk "b$i-pass" "$RESOLVER_PID" "$PASS_URL" wrk-unique.lua "$RESOLVED_MARKER" "b${i}p"
+done
+alive_all
+SAT=$(median $(for i in $(seq 1 $ROUNDS); do res "b$i-pass" rps; done))
+HALF=$(calc "$SAT / 2" 0)
+note "saturating pass-through rate (median) $SAT req/s; half load $HALF req/s"
+
+# ---------------------------------------------------------------- (c) open the hung tier's breaker
+say "(c) hang tier 1 and open its breaker"
+curl -fsS "$PROV/_ctl/lane?name=hung&hang=true" >/dev/null
+OPENED=0
+for i in $(seq 1 12); do
+  curl -fsS -o /dev/null "${FAILOVER_URL}${i}%20Breaker%20Rd" || true
+  if curl -fsS "$R/health/ready" | grep -Eq '"tier":"hung"[^}]*"state":"open"'; then OPENED=$i; break; fi
+done
+[ "$OPENED" -gt 0 ] || die "tier hung's breaker did not open: $(curl -sS "$R/health/ready")"
+note "breaker of tier hung open after $OPENED failover requests"
+
+# ---------------------------------------------------------------- (b)+(c) open loop at half load
+say "(b)(c) open loop at $HALF req/s: ${OPEN_WARM_S}s warm-up + ${OPEN_S}s, $ROUNDS rounds of direct, pass, failover"
+uptime_s() { jcmd "$1" VM.uptime 2>/dev/null | awk '/ s$/ {print $1}'; }
+OPEN_T0=$(uptime_s "$RESOLVER_PID")
+measure open "$RESOLVER_PID" java $CLIENT_JAVA_OPTS -jar "$TOOLS" loadgen rate --rate "$HALF" --duration-s "$OPEN_S" \
+  --warmup-s "$OPEN_WARM_S" --rounds "$ROUNDS" --connections "$OPEN_CONNECTIONS" --tag "o$START_EPOCH" \
+  --target direct "$DIRECT_URL" "$PROVIDER_MARKER" \
+  --target pass "$PASS_URL" "$RESOLVED_MARKER" \
+  --target failover "$FAILOVER_URL" "$RESOLVED_MARKER"
+OPEN_T1=$(uptime_s "$RESOLVER_PID")
+grep -E '^(RESULT|ERROR)' "$RUN/open.out" | sed 's/^/   /' >&2 || true
+# GC pauses of the resolver during the open-loop phase: count, mean, max, share of wall time.
+GC_OPEN=$(awk -v t0="${OPEN_T0:-0}" -v t1="${OPEN_T1:-0}" '
+  /Pause/ && /ms$/ { t = $1; gsub(/[\[\]s]/, "", t); ms = $NF; sub("ms", "", ms)
+    if (t + 0 >= t0 + 0 && t + 0 <= t1 + 0) { n++; s += ms; if (ms + 0 > m) m = ms + 0 } }
+  END { w = t1 - t0; printf "%d pauses, mean %.1f ms, max %.1f ms, %.1f%% of the time paused", n, (n ? s / n : 0), m, (w > 0 ? s / 10 / w : 0) }' "$RUN/gc.log" 2>/dev/null || echo "no GC log")
+note "resolver GC during the open loop: $GC_OPEN"
+grep -q '^RESULT' "$RUN/open.out" || { cat "$RUN/open.out" >&2; die "the load generator printed no result"; }
+open_field() { # ROUND TARGET FIELD
+  { grep "^RESULT mode=rate round=$1 target=$2 " "$RUN/open.out" || true; } | sed -n "s/.* $3=\([0-9.]*\).*/\1/p"
+}
+OPEN_BAD=0
+for i in $(seq 1 $ROUNDS); do
+  for t in direct pass failover; do
+    n=$(open_field "$i" "$t" sent); g=$(open_field "$i" "$t" good)
+    if [ -z "$n" ] || [ "$n" != "$g" ]; then
+      OPEN_BAD=1
+      fail_run "open loop round $i $t: $g good of $n ($(open_field "$i" "$t" non2xx) non-2xx, $(open_field "$i" "$t" bad_body) bad bodies, $(open_field "$i" "$t" errors) errors)"
+    fi
+  done
+done
+alive_all
+HEALTH_AFTER=$(curl -fsS "$R/health/ready" || true)
+
+# ---------------------------------------------------------------- (d) coalescing
+say "(d) coalescing: $COALESCE_N concurrent identical requests, provider answering after ${COALESCE_DELAY_MS} ms"
+curl -fsS "$PROV/_ctl/lane?name=fast&delay_ms=$COALESCE_DELAY_MS" >/dev/null
+lane_calls() { curl -fsS "$PROV/_ctl/count?lane=$1" | sed -n 's/.*"calls":\([0-9]*\).*/\1/p'; }
+for k in $(seq 1 $COALESCE_TRIALS); do
+  before=$(lane_calls fast)
+  ( taskset -c "$CLIENT_CPUS" java $CLIENT_JAVA_OPTS -jar "$TOOLS" loadgen burst --n "$COALESCE_N" \
+      --url "$R/v1/geocode?budget_ms=8000&q=${k}%20Coalesce%20Court%20$START_EPOCH" --marker "$RESOLVED_MARKER" ) \
+    >"$RUN/d$k.out" 2>&1 || true
+  after=$(lane_calls fast)
+  echo "upstream=$((after - before)) $(grep '^RESULT' "$RUN/d$k.out" || echo 'RESULT missing')" >"$RUN/d$k.res"
+  note "trial $k: $(cat "$RUN/d$k.res")"
+  grep -q "good=$COALESCE_N " "$RUN/d$k.res" || fail_run "coalescing trial $k: not every answer was a 2xx resolved answer ($(cat "$RUN/d$k.res"))"
+done
+curl -fsS "$PROV/_ctl/lane?name=fast&delay_ms=0" >/dev/null
+alive_all
+
+# ---------------------------------------------------------------- profile
+if [ "$PROFILE" = 1 ]; then
+  say "profile: JFR (settings=profile) on the resolver during ${JFR_S}s of replay, then of pass-through; the bare endpoint for ${WRK_S}s"
+  for path in replay pass bare; do
+    pid=$RESOLVER_PID; [ "$path" = bare ] && pid=$BARE_PID
+    jcmd "$pid" JFR.start name="bench-$path" settings=profile >"$RUN/jfr-$path.start" 2>&1 \
+      || die "jcmd JFR.start failed: $(cat "$RUN/jfr-$path.start")"
+    WRK_S_SAVED=$WRK_S; WRK_S=$JFR_S
+    case "$path" in
+      replay) run_wrk "jfr-replay" "$RESOLVER_PID" "$REPLAY_URL" wrk-check.lua "$RESOLVED_MARKER" ;;
+      pass) run_wrk "jfr-pass" "$RESOLVER_PID" "$PASS_URL" wrk-unique.lua "$RESOLVED_MARKER" jfr ;;
+      bare) WRK_S=$WRK_S_SAVED; run_wrk "jfr-bare" "$BARE_PID" "$BARE_URL" wrk-check.lua "$RESOLVED_MARKER" ;;
+    esac
+    WRK_S=$WRK_S_SAVED
+    jcmd "$pid" JFR.stop name="bench-$path" filename="$RUN/$path.jfr" >"$RUN/jfr-$path.stop" 2>&1 \
+      || die "jcmd JFR.stop failed: $(cat "$RUN/jfr-$path.stop")"
+  done
+fi
+
+# ---------------------------------------------------------------- (e) resident memory
+RSS_KB=$(awk '/^VmRSS:/ {print $2}' "/proc/$RESOLVER_PID/status")
+HWM_KB=$(awk '/^VmHWM:/ {print $2}' "/proc/$RESOLVER_PID/status")
+HEAP_USED=$(jcmd "$RESOLVER_PID" GC.heap_info 2>/dev/null | awk '/total/ && /used/ { for (i = 1; i <= NF; i++) if ($i == "used") { v = $(i + 1); sub("K,?", "", v); s += v } } END { printf "%.0f", s / 1024 }')
+L1_ENTRIES=$(curl -fsS "$R/health/ready" | sed -n 's/.*"l1_entries":\([0-9]*\).*/\1/p')
+say "(e) resolver RSS $((RSS_KB / 1024)) MB (peak $((HWM_KB / 1024)) MB), heap in use ${HEAP_USED} MB, ${L1_ENTRIES:-?} answers in L1"
+
+# Stop the servers before JMH and the summaries (the JFR files are on disk).
+for pid in "$BARE_PID" "$RESOLVER_PID" "$PROVIDER_PID"; do kill "$pid" 2>/dev/null || true; done
+for pid in "$BARE_PID" "$RESOLVER_PID" "$PROVIDER_PID"; do
+  for _ in $(seq 1 20); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
+done
+
+if [ "$PROFILE" = 1 ]; then
+  for path in replay pass bare; do
+    n=$(awk '/requests in/ {print $1}' "$RUN/jfr-$path.out")
+    java -jar "$TOOLS" jfr-summary "$RUN/$path.jfr" --top 15 --requests "${n:-0}" >"$RUN/jfr-$path.md"
+  done
+fi
+
+# ---------------------------------------------------------------- JMH
+if [ "$JMH" = 1 ]; then
+  say "JMH: java -jar target/georesolver-bench.jar jmh $JMH_ARGS -prof gc (CPU $SERVER_CPUS)"
+  # shellcheck disable=SC2086
+  taskset -c "$SERVER_CPUS" java -jar "$TOOLS" jmh $JMH_ARGS -prof gc -rf csv -rff "$RUN/jmh.csv" >"$RUN/jmh.out" 2>&1 \
+    || { tail -30 "$RUN/jmh.out" >&2; die "JMH failed"; }
+fi
+
+# ---------------------------------------------------------------- figures
+A_BARE=(); A_REPLAY=(); A_RATIO=()
+for i in $(seq 1 $ROUNDS); do
+  A_BARE+=("$(res "a$i-bare" rps)"); A_REPLAY+=("$(res "a$i-replay" rps)")
+  A_RATIO+=("$(ratio "$(res "a$i-replay" rps)" "$(res "a$i-bare" rps)")")
+done
+MED_BARE=$(median "${A_BARE[@]}"); MED_REPLAY=$(median "${A_REPLAY[@]}")
+REPLAY_RATIO=$(ratio "$MED_REPLAY" "$MED_BARE")
+B_DIRECT=(); B_PASS=()
+for i in $(seq 1 $ROUNDS); do B_DIRECT+=("$(res "b$i-direct" rps)"); B_PASS+=("$(res "b$i-pass" rps)"); done
+MED_DIRECT=$(median "${B_DIRECT[@]}"); MED_PASS=$(median "${B_PASS[@]}")
+PASS_RATIO=$(ratio "$MED_PASS" "$MED_DIRECT")
+omed() { median $(for i in $(seq 1 $ROUNDS); do open_field "$i" "$1" "$2"; done); }
+O_D50=$(omed direct p50_ms); O_D99=$(omed direct p99_ms)
+O_P50=$(omed pass p50_ms); O_P99=$(omed pass p99_ms)
+O_F50=$(omed failover p50_ms); O_F99=$(omed failover p99_ms)
+ADD50=$(calc "$O_P50 - $O_D50"); ADD99=$(calc "$O_P99 - $O_D99")
+FO_RATIO=$(ratio "$O_F99" "$O_P99")
+
+NON2XX_TOTAL=0
+for f in "$RUN"/*.res; do
+  case "$(basename "$f")" in d*) continue ;; esac
+  n=$(sed -n 's/.*non2xx=\([0-9]*\).*/\1/p' "$f"); b=$(sed -n 's/.*bad=\([0-9]*\).*/\1/p' "$f"); s=$(sed -n 's/.*sockerr=\([0-9]*\).*/\1/p' "$f")
+  NON2XX_TOTAL=$((NON2XX_TOTAL + ${n:-0} + ${b:-0} + ${s:-0}))
+done
+OPEN_NOT_GOOD=$(awk '/^RESULT/ { for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } s += v["sent"] - v["good"] } END { print s + 0 }' "$RUN/open.out")
+NON2XX_TOTAL=$((NON2XX_TOTAL + OPEN_NOT_GOOD))
+UPSTREAM=(); for k in $(seq 1 $COALESCE_TRIALS); do UPSTREAM+=("$(sed -n 's/^upstream=\([0-9]*\).*/\1/p' "$RUN/d$k.res")"); done
+UPSTREAM_MAX=$(printf '%s\n' "${UPSTREAM[@]}" | sort -n | tail -1)
+
+verdict_min() { # VALUE TARGET: at least
+  awk -v v="$1" -v t="$2" 'BEGIN { if (v >= t) printf "**met** (%.2f× ≥ %.2f×)", v, t; else printf "**missed** by %.2f× (%.0f%% short of %.2f×)", t - v, (t - v) / t * 100, t }'
+}
+verdict_max_ms() {
+  awk -v v="$1" -v t="$2" 'BEGIN { if (v <= t) printf "**met** (%.3f ms ≤ %.1f ms)", v, t; else printf "**missed** by %.3f ms (%.3f ms > %.1f ms)", v - t, v, t }'
+}
+V_REPLAY=$(verdict_min "$REPLAY_RATIO" 0.6)
+V_PASS=$(verdict_min "$PASS_RATIO" 0.4)
+V_P99=$(verdict_max_ms "$ADD99" 2)
+if [ "$NON2XX_TOTAL" = 0 ]; then V_2XX="**met** (0 in every load run)"; else V_2XX="**missed**: $NON2XX_TOTAL bad answers (see the failures below)"; fi
+if [ "$UPSTREAM_MAX" = 1 ]; then V_COAL="**met** (1 upstream call per trial)"; else V_COAL="**missed**: upstream calls per trial ${UPSTREAM[*]}"; fi
+
+CPU_MODEL=$(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo)
+CORES=$(nproc --all)
+MEM_GB=$(awk '/^MemTotal:/ {printf "%.0f", $2 / 1048576}' /proc/meminfo)
+JDK=$(java -version 2>&1 | sed -n '2p')
+WRK_VERSION=$( (wrk --version 2>&1 || true) | head -1 | awk '{print $1, $2}')
+VERTX_VERSION=$(sed -n 's:.*<vertx.version>\(.*\)</vertx.version>.*:\1:p' pom.xml)
+GIT_REV=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+GIT_DIRTY=$(git status --porcelain -- src pom.xml 2>/dev/null | grep -q . && echo " (with uncommitted changes)" || true)
+WHEN=$(date -u '+%Y-%m-%d %H:%M UTC')
+ELAPSED=$(( $(date +%s) - START_EPOCH ))
+CMD="scripts/bench.sh"; [ "$BUILD" = 0 ] && CMD="$CMD --no-build"; [ "$QUICK" = 1 ] && CMD="$CMD --quick"
+[ "$JMH" = 0 ] && CMD="$CMD --no-jmh"; [ "$PROFILE" = 0 ] && CMD="$CMD --no-profile"
+
+cpu_row() {
+  local cs=""; [ -f "$RUN/$1.res" ] && cs=" · $(res "$1" cs_per_req) cs/req"
+  printf '%s / %s / %s / %s%s' "$(cpu_field "$1" server_cpu)" "$(cpu_field "$1" server_core)" "$(cpu_field "$1" client_core)" "$(cpu_field "$1" foreign)" "$cs"
+}
+
+{
+  echo "<!-- bench:begin — written by scripts/bench.sh; edits between these markers are overwritten -->"
+  echo
+  echo "### Run of $WHEN"
+  echo
+  echo "| | |"
+  echo "|---|---|"
+  echo "| command | \`$CMD\` (${ELAPSED} s, ${ROUNDS} rounds per figure, medians) |"
+  echo "| code | \`$GIT_REV\`$GIT_DIRTY, Vert.x $VERTX_VERSION |"
+  echo "| machine | $CORES × $CPU_MODEL, ${MEM_GB} GiB, $(uname -sr) |"
+  echo "| JDK | $JDK |"
+  echo "| load | $WRK_VERSION (\`-t1 -c$CONNECTIONS -d${WRK_S}s\`, closed loop); LoadGen (open loop, $OPEN_CONNECTIONS connections, ${OPEN_WARM_S}s warm-up + ${OPEN_S}s per run) |"
+  echo "| placement | CPU $SERVER_CPUS: the server under test (resolver, bare endpoint; the provider in the direct throughput baseline). CPU $CLIENT_CPUS: wrk, LoadGen, the stand-in provider. |"
+  echo "| server JVM | \`$SERVER_JAVA_OPTS\` (resolver and bare endpoint alike) |"
+  echo
+  echo "#### Targets"
+  echo
+  echo "| target (2 cores) | measured | verdict |"
+  echo "|---|---|---|"
+  echo "| replay ≥ 0.6× bare Vert.x | ${REPLAY_RATIO}× ($MED_REPLAY vs $MED_BARE req/s) | $V_REPLAY |"
+  echo "| pass-through ≥ 0.4× direct | ${PASS_RATIO}× ($MED_PASS vs $MED_DIRECT req/s) | $V_PASS |"
+  echo "| p99 added at half load ≤ 2 ms | +${ADD99} ms (p99 $O_P99 vs $O_D99 ms at $HALF req/s) | $V_P99 |"
+  echo "| no non-2xx under load | $NON2XX_TOTAL non-2xx, socket errors or unresolved bodies | $V_2XX |"
+  echo "| coalescing: 1 upstream call for $COALESCE_N identical requests | ${UPSTREAM[*]} | $V_COAL |"
+  echo
+  if [ ${#FAILURES[@]} -gt 0 ]; then
+    echo "**Failures in this run:**"
+    echo
+    for f in "${FAILURES[@]}"; do echo "- $f"; done
+    echo
+  fi
+  echo "#### (a) Replay vs bare Vert.x (wrk, closed loop)"
+  echo
+  echo "CPU columns: server process % of one core / server core busy % / client core busy % / foreign % of the machine (busy time of processes outside this run) · context switches of the server process per request."
+  echo
+  echo "| round | bare req/s | bare p99 ms | bare CPU | replay req/s | replay p99 ms | replay CPU | ratio |"
+  echo "|---|---:|---:|---|---:|---:|---|---:|"
+  for i in $(seq 1 $ROUNDS); do
+    echo "| $i | $(res "a$i-bare" rps) | $(res "a$i-bare" p99) | $(cpu_row "a$i-bare") | $(res "a$i-replay" rps) | $(res "a$i-replay" p99) | $(cpu_row "a$i-replay") | ${A_RATIO[$((i - 1))]} |"
+  done
+  echo "| **median** | **$MED_BARE** | | | **$MED_REPLAY** | | | **$REPLAY_RATIO** |"
+  echo
+  echo "Same JSON: the replay body is $REPLAY_BYTES bytes, the bare body $BARE_BYTES bytes (the bare endpoint serves a recorded replay)."
+  echo
+  echo "#### (b) Pass-through vs direct (wrk, closed loop, a new address per request)"
+  echo
+  echo "| round | direct req/s | direct CPU | pass-through req/s | pass-through p99 ms | pass-through CPU | ratio |"
+  echo "|---|---:|---|---:|---:|---|---:|"
+  for i in $(seq 1 $ROUNDS); do
+    echo "| $i | $(res "b$i-direct" rps) | $(cpu_row "b$i-direct") | $(res "b$i-pass" rps) | $(res "b$i-pass" p99) | $(cpu_row "b$i-pass") | $(ratio "$(res "b$i-pass" rps)" "$(res "b$i-direct" rps)") |"
+  done
+  echo "| **median** | **$MED_DIRECT** | | **$MED_PASS** | | | **$PASS_RATIO** |"
+  echo
+  echo "#### (b, c) Latency at half the saturating load: $HALF req/s, open loop"
+  echo
+  echo "Latency from each request's scheduled send time (coordinated omission corrected). \"failover\": tier 1 (\`hung\`) hangs and its breaker is open (opened after $OPENED requests); \"pass\" is tier 2 alone."
+  echo
+  echo "| round | direct p50 / p99 ms | pass p50 / p99 ms | failover p50 / p99 ms | good / sent (all three) |"
+  echo "|---|---|---|---|---|"
+  for i in $(seq 1 $ROUNDS); do
+    echo "| $i | $(open_field "$i" direct p50_ms) / $(open_field "$i" direct p99_ms) | $(open_field "$i" pass p50_ms) / $(open_field "$i" pass p99_ms) | $(open_field "$i" failover p50_ms) / $(open_field "$i" failover p99_ms) | $(open_field "$i" direct good)/$(open_field "$i" direct sent), $(open_field "$i" pass good)/$(open_field "$i" pass sent), $(open_field "$i" failover good)/$(open_field "$i" failover sent) |"
+  done
+  echo "| **median** | **$O_D50 / $O_D99** | **$O_P50 / $O_P99** | **$O_F50 / $O_F99** | |"
+  echo
+  echo "- added by the resolver (pass − direct): p50 **+$ADD50 ms**, p99 **+$ADD99 ms**"
+  echo "- failover with tier 1's breaker open vs tier 2 alone: p99 **$O_F99 ms vs $O_P99 ms** (${FO_RATIO}×), p50 $O_F50 vs $O_P50 ms"
+  echo "- CPU during the open-loop phase (all rounds): $(cpu_row open)"
+  echo "- resolver GC during the open-loop phase (all rounds and targets, G1 on one CPU): $GC_OPEN"
+  echo
+  echo "#### (d) Coalescing"
+  echo
+  echo "$COALESCE_N identical requests for an address never asked before, sent at once on $COALESCE_N connections; the provider holds its answer ${COALESCE_DELAY_MS} ms. Upstream calls are the provider's own count."
+  echo
+  echo "| trial | upstream calls | answers (good / non-2xx / errors) | coalesced | replayed | slowest ms |"
+  echo "|---|---:|---|---:|---:|---:|"
+  for k in $(seq 1 $COALESCE_TRIALS); do
+    l=$(cat "$RUN/d$k.res")
+    g() { echo "$l" | sed -n "s/.* $1=\([0-9.]*\).*/\1/p"; }
+    echo "| $k | $(echo "$l" | sed -n 's/^upstream=\([0-9]*\).*/\1/p') | $(g good) / $(g non2xx) / $(g errors) | $(g coalesced) | $(g replayed) | $(g max_ms) |"
+  done
+  echo
+  echo "#### (e) Resident memory"
+  echo
+  echo "Resolver at the end of the run: **RSS $((RSS_KB / 1024)) MB** (peak $((HWM_KB / 1024)) MB), Java heap in use ${HEAP_USED} MB, ${L1_ENTRIES:-?} answers in the in-process store (bounded at 100,000)."
+  echo
+  if [ "$PROFILE" = 1 ]; then
+    echo "#### Profile: replay (JFR \`settings=profile\`, ${JFR_S}s of wrk)"
+    echo
+    echo "wrk during the recording: $(res jfr-replay rps) req/s."
+    echo
+    cat "$RUN/jfr-replay.md"
+    echo "The bare endpoint, recorded the same way for ${WRK_S}s (headline only): $(head -1 "$RUN/jfr-bare.md" | sed 's/ [0-9]* execution samples.*//')"
+    echo
+    echo "#### Profile: pass-through (JFR \`settings=profile\`, ${JFR_S}s of wrk)"
+    echo
+    echo "wrk during the recording: $(res jfr-pass rps) req/s."
+    echo
+    cat "$RUN/jfr-pass.md"
+  fi
+  if [ "$JMH" = 1 ]; then
+    echo "#### JMH microbenchmarks"
+    echo
+    echo "\`java -jar target/georesolver-bench.jar jmh $JMH_ARGS -prof gc\`, pinned to CPU $SERVER_CPUS. avgt = ns per operation; alloc = bytes allocated per operation."
+    echo
+    echo "| benchmark | ns/op | ± (99.9%) | alloc B/op |"
+    echo "|---|---:|---:|---:|"
+    awk -F, 'NR > 1 {
+        gsub("\"", "")
+        name = $1; sub(".*\\.jmh\\.", "", name)
+        if (name ~ /gc\.alloc\.rate\.norm$/) { sub(/.gc\.alloc\.rate\.norm$/, "", name); sub(/[:\302\267]+$/, "", name); alloc[name] = $5 }
+        else if (name !~ /[:\302\267]/) { score[name] = $5; err[name] = $6; order[++n] = name }
+      } END { for (i = 1; i <= n; i++) { b = order[i]; printf "| `%s` | %.1f | %.1f | %.0f |\n", b, score[b], err[b], alloc[b] } }' "$RUN/jmh.csv"
+    echo
+  fi
+  echo "Raw outputs of this run: \`target/bench-last/\` (wrk and LoadGen output, CPU accounting, JFR recordings, JMH CSV)."
+  echo
+  echo "<!-- bench:end -->"
+} >"$RUN/generated.md"
+
+# Splice the generated block into the doc, keeping everything outside the markers.
+mkdir -p "$(dirname "$DOC")"
+if [ -f "$DOC" ] && grep -q '<!-- bench:begin' "$DOC" && grep -q '<!-- bench:end -->' "$DOC"; then
+  awk -v gen="$RUN/generated.md" '
+    /<!-- bench:begin/ { while ((getline line < gen) > 0) print line; skip = 1; next }
+    /<!-- bench:end -->/ { skip = 0; next }
+    !skip { print }' "$DOC" >"$RUN/doc.md"
+  cp "$RUN/doc.md" "$DOC"
+else
+  { echo "# Benchmarks"; echo; cat "$RUN/generated.md"; } >"$DOC"
+fi
+
+say "done in ${ELAPSED}s: replay ${REPLAY_RATIO}×, pass-through ${PASS_RATIO}×, p99 added +${ADD99} ms, failover p99 ${O_F99} vs ${O_P99} ms, upstream ${UPSTREAM[*]}, RSS $((RSS_KB / 1024)) MB -> $DOC"
+if [ ${#FAILURES[@]} -gt 0 ]; then
+  printf '\033[31mbench.sh: %d load run(s) failed:\033[0m\n' "${#FAILURES[@]}" >&2
+  printf '  - %s\n' "${FAILURES[@]}" >&2
+  exit 1
+fi
