@@ -26,9 +26,6 @@ public final class RequestValidator {
 
   private static final Set<String> FORWARD_FIELDS = Set.of("q", "address", "bbox", "intent", "budget_ms", "language");
   private static final Set<String> REVERSE_FIELDS = Set.of("lat", "lon", "intent", "budget_ms", "language");
-  private static final Pattern CONTROL = Pattern.compile("\\p{Cc}");
-  /** Only separators (including no-break spaces, which {@link String#strip} keeps) and punctuation. */
-  private static final Pattern BLANK = Pattern.compile("[\\p{Z}\\p{P}\\s]*");
   private static final Pattern LANGUAGE = Pattern.compile("[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*");
   private static final Pattern DIGITS = Pattern.compile("\\d+");
 
@@ -133,7 +130,7 @@ public final class RequestValidator {
       problems.add(new FieldProblem(field, "must not be empty"));
       return null;
     }
-    if (BLANK.matcher(t).matches()) {
+    if (onlySeparatorsOrPunctuation(t)) {
       problems.add(new FieldProblem(field, "must contain an address, not only spaces or punctuation"));
       return null;
     }
@@ -141,11 +138,40 @@ public final class RequestValidator {
       problems.add(new FieldProblem(field, "must be at most " + MAX_ADDRESS_CHARS + " characters (got " + t.length() + ")"));
       return null;
     }
-    if (CONTROL.matcher(t).find()) {
+    if (hasControlCharacter(t)) {
       problems.add(new FieldProblem(field, "must not contain control characters"));
       return null;
     }
     return t;
+  }
+
+  private static boolean hasControlCharacter(String t) {
+    for (int i = 0; i < t.length(); i++) {
+      if (Character.getType(t.charAt(i)) == Character.CONTROL) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** True when there is nothing but separators (no-break spaces included) and punctuation. */
+  private static boolean onlySeparatorsOrPunctuation(String t) {
+    for (int i = 0; i < t.length(); i++) {
+      char c = t.charAt(i);
+      if (!Character.isWhitespace(c) && !Character.isSpaceChar(c) && !isPunctuation(c)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean isPunctuation(char c) {
+    return switch (Character.getType(c)) {
+      case Character.CONNECTOR_PUNCTUATION, Character.DASH_PUNCTUATION, Character.START_PUNCTUATION,
+          Character.END_PUNCTUATION, Character.INITIAL_QUOTE_PUNCTUATION, Character.FINAL_QUOTE_PUNCTUATION,
+          Character.OTHER_PUNCTUATION -> true;
+      default -> false;
+    };
   }
 
   private static Map<String, String> components(Object v, List<FieldProblem> problems) {

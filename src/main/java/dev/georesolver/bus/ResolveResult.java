@@ -44,6 +44,10 @@ import java.util.List;
  * @param resolvedAtMs when this answer was produced (epoch millis)
  * @param replayAgeS for idempotency replays: the stored answer's age in seconds, else null
  * @param coalesced whether this delivery shared a concurrent identical request's walk
+ * @param stableJson the JSON of every field but the per-delivery ones ({@code intent},
+ *     {@code trace_id}, {@code elapsed_ms}, {@code replayed}, {@code replay_age_s},
+ *     {@code coalesced}), encoded once when the answer is stored so replays are not re-encoded;
+ *     null until then. Never modified.
  */
 public record ResolveResult(
     String status,
@@ -69,13 +73,35 @@ public record ResolveResult(
     Long observedAtMs,
     long resolvedAtMs,
     Long replayAgeS,
-    boolean coalesced) {
+    boolean coalesced,
+    Buffer stableJson) {
 
   public static final String RESOLVED = "resolved";
   public static final String REFUSED = "refused";
 
   public ResolveResult {
     attempts = List.copyOf(attempts);
+  }
+
+  /** A result not yet encoded. */
+  public ResolveResult(String status, Direction direction, Double lon, Double lat, String label, String precision,
+      Double distanceM, String resolutionSource, Claim claim, Double confidence, boolean degraded, String notice,
+      String reason, String intent, String idempotencyKey, String manifestRevision, String traceId, long elapsedMs,
+      List<Attempt> attempts, TransformInfo transform, Long observedAtMs, long resolvedAtMs, Long replayAgeS,
+      boolean coalesced) {
+    this(status, direction, lon, lat, label, precision, distanceM, resolutionSource, claim, confidence, degraded, notice,
+        reason, intent, idempotencyKey, manifestRevision, traceId, elapsedMs, attempts, transform, observedAtMs,
+        resolvedAtMs, replayAgeS, coalesced, null);
+  }
+
+  /** This result carrying the encoding of its stable fields, for answers kept and delivered again. */
+  public ResolveResult withStableJson() {
+    if (stableJson != null) {
+      return this;
+    }
+    return new ResolveResult(status, direction, lon, lat, label, precision, distanceM, resolutionSource, claim,
+        confidence, degraded, notice, reason, intent, idempotencyKey, manifestRevision, traceId, elapsedMs,
+        attempts, transform, observedAtMs, resolvedAtMs, replayAgeS, coalesced, encode(true));
   }
 
   /** Whether a rung answered. */
@@ -87,14 +113,14 @@ public record ResolveResult(
   public ResolveResult redelivered(String traceId, long elapsedMs, Long replayAgeS, boolean coalesced) {
     return new ResolveResult(status, direction, lon, lat, label, precision, distanceM, resolutionSource, claim,
         confidence, degraded, notice, reason, intent, idempotencyKey, manifestRevision, traceId, elapsedMs,
-        attempts, transform, observedAtMs, resolvedAtMs, replayAgeS, coalesced);
+        attempts, transform, observedAtMs, resolvedAtMs, replayAgeS, coalesced, stableJson);
   }
 
   /** This result with another intent label (a replay serves the intent that asked). */
   public ResolveResult forIntent(String intent) {
     return new ResolveResult(status, direction, lon, lat, label, precision, distanceM, resolutionSource, claim,
         confidence, degraded, notice, reason, intent, idempotencyKey, manifestRevision, traceId, elapsedMs,
-        attempts, transform, observedAtMs, resolvedAtMs, replayAgeS, coalesced);
+        attempts, transform, observedAtMs, resolvedAtMs, replayAgeS, coalesced, stableJson);
   }
 
   /** The result JSON (absent values are left out); see {@link #toBuffer()}. */
@@ -106,74 +132,110 @@ public record ResolveResult(
 
   /**
    * The result JSON, encoded. Written field by field with a streaming generator: this runs for
-   * every answer served, and building a {@link JsonObject} first only to encode it costs a map
-   * and an entry per field.
+   * every answer served, and building a {@link JsonObject} first only to encode it costs a map and
+   * an entry per field. A result carrying {@link #stableJson} (a replay, a coalesced delivery) only
+   * encodes its delivery fields and appends the stored bytes.
    */
   public Buffer toBuffer() {
+    if (stableJson == null) {
+      return encode(false);
+    }
+    Buffer delivery = encodeDelivery();
+    // delivery is "{...}" and stable "{...}": join them as "{delivery..., stable...}".
+    return Buffer.buffer(delivery.length() + stableJson.length())
+        .appendBuffer(delivery, 0, delivery.length() - 1)
+        .appendByte((byte) ',')
+        .appendBuffer(stableJson, 1, stableJson.length() - 1);
+  }
+
+  /** The whole result, or only its stable fields. */
+  private Buffer encode(boolean stableOnly) {
     ByteArrayBuilder out = new ByteArrayBuilder(1024);
     try (JsonGenerator g = JSON.createGenerator(out)) {
       g.writeStartObject();
-      g.writeStringField("status", status);
-      if (direction == Direction.REVERSE) {
-        g.writeStringField("direction", "reverse");
-      }
-      if (lon != null) {
-        g.writeNumberField("lon", lon);
-        g.writeNumberField("lat", lat);
-        g.writeStringField("crs", "EPSG:4326");
-      }
-      string(g, "label", label);
-      string(g, "precision", precision);
-      if (distanceM != null) {
-        g.writeNumberField("distance_m", distanceM);
-      }
-      string(g, "resolution_source", resolutionSource);
-      string(g, "claim", claim == null ? null : claim.wire());
-      if (confidence != null) {
-        g.writeNumberField("confidence", confidence);
-      }
-      g.writeBooleanField("degraded", degraded);
-      string(g, "notice", notice);
-      string(g, "reason", reason);
-      string(g, "intent", intent);
-      string(g, "idempotency_key", idempotencyKey);
-      string(g, "manifest_revision", manifestRevision);
-      string(g, "trace_id", traceId);
-      g.writeNumberField("elapsed_ms", elapsedMs);
-      g.writeArrayFieldStart("attempts");
-      for (Attempt at : attempts) {
-        g.writeStartObject();
-        g.writeStringField("tier", at.tier());
-        g.writeStringField("outcome", at.outcome());
-        g.writeNumberField("tries", at.tries());
-        g.writeNumberField("ms", at.ms());
-        string(g, "detail", at.detail());
-        g.writeEndObject();
-      }
-      g.writeEndArray();
-      if (transform != null) {
-        g.writeObjectFieldStart("transform");
-        string(g, "source_crs", transform.sourceCrs());
-        string(g, "definition", transform.definition());
-        string(g, "definition_hash", transform.definitionHash());
-        g.writeEndObject();
-      }
-      if (observedAtMs != null) {
-        g.writeNumberField("observed_at_ms", observedAtMs);
-      }
-      g.writeNumberField("resolved_at_ms", resolvedAtMs);
-      if (replayAgeS != null) {
-        g.writeBooleanField("replayed", true);
-        g.writeNumberField("replay_age_s", replayAgeS);
-      }
-      if (coalesced) {
-        g.writeBooleanField("coalesced", true);
+      writeStable(g);
+      if (!stableOnly) {
+        writeDelivery(g);
       }
       g.writeEndObject();
     } catch (IOException e) {
       throw new UncheckedIOException("writing to memory cannot fail", e);
     }
     return Buffer.buffer(out.toByteArray());
+  }
+
+  private Buffer encodeDelivery() {
+    ByteArrayBuilder out = new ByteArrayBuilder(128);
+    try (JsonGenerator g = JSON.createGenerator(out)) {
+      g.writeStartObject();
+      writeDelivery(g);
+      g.writeEndObject();
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing to memory cannot fail", e);
+    }
+    return Buffer.buffer(out.toByteArray());
+  }
+
+  private void writeStable(JsonGenerator g) throws IOException {
+    g.writeStringField("status", status);
+    if (direction == Direction.REVERSE) {
+      g.writeStringField("direction", "reverse");
+    }
+    if (lon != null) {
+      g.writeNumberField("lon", lon);
+      g.writeNumberField("lat", lat);
+      g.writeStringField("crs", "EPSG:4326");
+    }
+    string(g, "label", label);
+    string(g, "precision", precision);
+    if (distanceM != null) {
+      g.writeNumberField("distance_m", distanceM);
+    }
+    string(g, "resolution_source", resolutionSource);
+    string(g, "claim", claim == null ? null : claim.wire());
+    if (confidence != null) {
+      g.writeNumberField("confidence", confidence);
+    }
+    g.writeBooleanField("degraded", degraded);
+    string(g, "notice", notice);
+    string(g, "reason", reason);
+    string(g, "idempotency_key", idempotencyKey);
+    string(g, "manifest_revision", manifestRevision);
+    g.writeArrayFieldStart("attempts");
+    for (Attempt at : attempts) {
+      g.writeStartObject();
+      g.writeStringField("tier", at.tier());
+      g.writeStringField("outcome", at.outcome());
+      g.writeNumberField("tries", at.tries());
+      g.writeNumberField("ms", at.ms());
+      string(g, "detail", at.detail());
+      g.writeEndObject();
+    }
+    g.writeEndArray();
+    if (transform != null) {
+      g.writeObjectFieldStart("transform");
+      string(g, "source_crs", transform.sourceCrs());
+      string(g, "definition", transform.definition());
+      string(g, "definition_hash", transform.definitionHash());
+      g.writeEndObject();
+    }
+    if (observedAtMs != null) {
+      g.writeNumberField("observed_at_ms", observedAtMs);
+    }
+    g.writeNumberField("resolved_at_ms", resolvedAtMs);
+  }
+
+  private void writeDelivery(JsonGenerator g) throws IOException {
+    string(g, "intent", intent);
+    string(g, "trace_id", traceId);
+    g.writeNumberField("elapsed_ms", elapsedMs);
+    if (replayAgeS != null) {
+      g.writeBooleanField("replayed", true);
+      g.writeNumberField("replay_age_s", replayAgeS);
+    }
+    if (coalesced) {
+      g.writeBooleanField("coalesced", true);
+    }
   }
 
   private static void string(JsonGenerator g, String field, String value) throws IOException {

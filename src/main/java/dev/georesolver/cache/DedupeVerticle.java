@@ -76,7 +76,7 @@ public final class DedupeVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    l1 = new MemoryStore(cfg.maxEntries(), cacheTicker);
+    l1 = new MemoryStore(cfg.maxEntries(), Math.max(cfg.ttlSeconds(), cfg.degradedTtlSeconds()) * 1000, cacheTicker);
     shared = redisUrl == null ? SharedStore.NONE
         : new RedisSharedStore(vertx, new GuardedRedis(vertx, "dedupe", redisUrl, cfg.commandTimeoutMs(), metrics), cfg.keyPrefix(), clock);
     var bus = vertx.eventBus();
@@ -109,6 +109,7 @@ public final class DedupeVerticle extends VerticleBase {
     inFlight.put(c.coalesceKey(), lead);
     sharedReplay(c).compose(stored -> {
       if (stored != null) {
+        stored = new MemoryStore.Stored(stored.result().withStableJson(), stored.storedAtMs(), stored.ttlMs());
         l1.put(c.key(), stored.result(), stored.storedAtMs(), Math.max(1, stored.ttlMs() - (clock.millis() - stored.storedAtMs())));
         msg.reply(replay(stored));
         release(c.coalesceKey(), stored.result());
@@ -124,8 +125,9 @@ public final class DedupeVerticle extends VerticleBase {
             // The other instance gave up or died: this claimant walks, and leads its local waiters.
             msg.reply(DedupeVerdict.LEAD);
           } else {
-            msg.reply(new DedupeVerdict(DedupeVerdict.Kind.JOINED, other, 0));
-            release(c.coalesceKey(), other);
+            ResolveResult shared = other.withStableJson();
+            msg.reply(new DedupeVerdict(DedupeVerdict.Kind.JOINED, shared, 0));
+            release(c.coalesceKey(), shared);
           }
           return null;
         });
@@ -178,12 +180,14 @@ public final class DedupeVerticle extends VerticleBase {
 
   private void onComplete(Message<DedupeComplete> msg) {
     DedupeComplete d = msg.body();
-    boolean store = d.result() != null && d.result().resolved() && d.ttlMs() > 0;
+    // Encoded once here, every replay and coalesced delivery of it appends these bytes.
+    ResolveResult result = d.result() == null ? null : d.result().withStableJson();
+    boolean store = result != null && result.resolved() && d.ttlMs() > 0;
     if (store) {
-      l1.put(d.key(), d.result(), clock.millis(), d.ttlMs());
+      l1.put(d.key(), result, clock.millis(), d.ttlMs());
     }
-    shared.complete(d.key(), d.coalesceKey(), d.result(), store ? d.ttlMs() : 0);
-    release(d.coalesceKey(), d.result());
+    shared.complete(d.key(), d.coalesceKey(), result, store ? d.ttlMs() : 0);
+    release(d.coalesceKey(), result);
   }
 
   /** Ends a flight: waiters get the answer, or walk on their own when there is none. */

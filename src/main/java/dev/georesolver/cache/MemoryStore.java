@@ -2,7 +2,6 @@ package dev.georesolver.cache;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import com.github.benmanes.caffeine.cache.Expiry;
 import com.github.benmanes.caffeine.cache.Ticker;
 import dev.georesolver.bus.ResolveResult;
 
@@ -28,29 +27,17 @@ public final class MemoryStore {
 
   /**
    * @param maxEntries the most answers kept
+   * @param longestTtlMs the longest TTL any answer gets; an answer given a shorter one stays in
+   *     memory until then but is never served past its own ({@link Stored#ttlMs()}, checked by
+   *     the caller), which saves per-entry expiry bookkeeping on every put
    * @param ticker Caffeine's clock (nanoseconds), injectable for tests
    */
-  public MemoryStore(long maxEntries, Ticker ticker) {
+  public MemoryStore(long maxEntries, long longestTtlMs, Ticker ticker) {
     this.cache = Caffeine.newBuilder()
         .maximumSize(maxEntries)
+        .expireAfterWrite(longestTtlMs, TimeUnit.MILLISECONDS)
         .executor(Runnable::run)
         .ticker(ticker)
-        .expireAfter(new Expiry<String, Stored>() {
-          @Override
-          public long expireAfterCreate(String key, Stored value, long currentTime) {
-            return TimeUnit.MILLISECONDS.toNanos(value.ttlMs());
-          }
-
-          @Override
-          public long expireAfterUpdate(String key, Stored value, long currentTime, long currentDuration) {
-            return TimeUnit.MILLISECONDS.toNanos(value.ttlMs());
-          }
-
-          @Override
-          public long expireAfterRead(String key, Stored value, long currentTime, long currentDuration) {
-            return currentDuration;
-          }
-        })
         .build();
   }
 

@@ -55,6 +55,11 @@ public record OutboundRequest(HttpMethod method, String url, Map<String, String>
     return new OutboundRequest(method, url, h, body);
   }
 
+  /** {@code url} with one more query parameter (value URL-encoded). */
+  public static String withParam(String url, String name, String value) {
+    return appendParam(url, name, value);
+  }
+
   static String appendParam(String url, String name, String value) {
     String sep = url.indexOf('?') >= 0 ? "&" : "?";
     return url + sep + enc(name) + "=" + enc(value);

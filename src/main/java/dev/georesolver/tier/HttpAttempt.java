@@ -33,6 +33,10 @@ final class HttpAttempt {
 
   private final Vertx vertx;
   private final HttpClient client;
+  private String prefix;
+  private String host;
+  private int port;
+  private boolean ssl;
 
   HttpAttempt(Vertx vertx, HttpClient client) {
     this.vertx = vertx;
@@ -44,9 +48,9 @@ final class HttpAttempt {
     Promise<ProviderResponse> done = Promise.promise();
     RequestOptions o = new RequestOptions()
         .setMethod(r.method())
-        .setAbsoluteURI(r.url())
         .setConnectTimeout(timeoutMs)
         .setIdleTimeout(timeoutMs);
+    target(o, r.url());
     r.headers().forEach(o::putHeader);
     HttpClientRequest[] sent = new HttpClientRequest[1];
     long timer = vertx.setTimer(Math.max(1, timeoutMs), id -> {
@@ -73,6 +77,37 @@ final class HttpAttempt {
           }
         });
     return done.future();
+  }
+
+  /**
+   * Sets host, port, TLS and path from an absolute URL, as {@code setAbsoluteURI} does, but parses
+   * the scheme and authority only when they change: a tier calls one provider all day.
+   */
+  private void target(RequestOptions o, String url) {
+    String p = prefix;
+    if (p == null || !url.startsWith(p) || url.length() == p.length()
+        || (url.charAt(p.length()) != '/' && url.charAt(p.length()) != '?')) {
+      o.setAbsoluteURI(url);
+      prefix = url.substring(0, authorityEnd(url));
+      host = o.getHost();
+      port = o.getPort();
+      ssl = o.isSsl();
+      return;
+    }
+    String rest = url.substring(p.length());
+    o.setHost(host).setPort(port).setSsl(ssl).setURI(rest.charAt(0) == '?' ? "/" + rest : rest);
+  }
+
+  /** Index just past {@code scheme://authority} in an absolute URL. */
+  static int authorityEnd(String url) {
+    int start = url.indexOf("//") + 2;
+    for (int i = start; i < url.length(); i++) {
+      char c = url.charAt(i);
+      if (c == '/' || c == '?' || c == '#') {
+        return i;
+      }
+    }
+    return url.length();
   }
 
   private static Future<ProviderResponse> read(HttpClientResponse resp) {

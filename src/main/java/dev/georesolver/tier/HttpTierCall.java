@@ -14,6 +14,9 @@ import io.vertx.core.http.HttpClientAgent;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.PoolOptions;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 /**
  * A rung answered over HTTP by a {@link ProviderAdapter}: builds the request, adds the tier's
  * credential, extra headers and {@code Idempotency-Key}, sends it on the tier's own connection pool
@@ -30,6 +33,7 @@ final class HttpTierCall implements TierCall {
   private final CredentialPlacement placement;
   private final HttpClientAgent client;
   private final HttpAttempt http;
+  private final Map<String, String> constantHeaders;
 
   HttpTierCall(Vertx vertx, TierConfig cfg, ProviderAdapter adapter, Secret secret) {
     this.cfg = cfg;
@@ -43,6 +47,7 @@ final class HttpTierCall implements TierCall {
         .with(new PoolOptions().setHttp1MaxSize(cfg.poolSize()).setMaxWaitQueueSize(cfg.poolSize() * 16))
         .build();
     this.http = new HttpAttempt(vertx, client);
+    this.constantHeaders = constantHeaders(cfg);
   }
 
   @Override
@@ -61,21 +66,31 @@ final class HttpTierCall implements TierCall {
         .otherwise(TransportClassifier::classify);
   }
 
+  /** Adds the tier's constant headers, the key and the credential, copying the request once. */
   private OutboundRequest decorate(OutboundRequest r, String idempotencyKey) {
-    OutboundRequest out = r.withHeader("Idempotency-Key", idempotencyKey);
-    if (!cfg.headers().keySet().stream().anyMatch(h -> h.equalsIgnoreCase("user-agent"))) {
-      out = out.withHeader("User-Agent", DEFAULT_USER_AGENT);
-    }
-    if (!r.headers().containsKey("Accept")) {
-      out = out.withHeader("Accept", "application/json");
-    }
-    for (var h : cfg.headers().entrySet()) {
-      out = out.withHeader(h.getKey(), h.getValue());
-    }
+    Map<String, String> headers = new LinkedHashMap<>(constantHeaders);
+    headers.putAll(r.headers());
+    headers.put("Idempotency-Key", idempotencyKey);
+    String url = r.url();
     if (secret != null) {
-      out = placement.apply(out, secret.reveal());
+      if (placement.header() != null) {
+        headers.put(placement.header(), secret.reveal());
+      } else {
+        url = OutboundRequest.withParam(url, placement.queryParam(), secret.reveal());
+      }
     }
-    return out;
+    return new OutboundRequest(r.method(), url, headers, r.body());
+  }
+
+  /** User-Agent and Accept defaults, then the manifest's headers (which win). */
+  private static Map<String, String> constantHeaders(TierConfig cfg) {
+    Map<String, String> h = new LinkedHashMap<>();
+    if (cfg.headers().keySet().stream().noneMatch(k -> k.equalsIgnoreCase("user-agent"))) {
+      h.put("User-Agent", DEFAULT_USER_AGENT);
+    }
+    h.put("Accept", "application/json");
+    h.putAll(cfg.headers());
+    return Map.copyOf(h);
   }
 
   @Override

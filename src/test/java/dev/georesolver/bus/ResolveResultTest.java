@@ -28,6 +28,21 @@ class ResolveResultTest {
     assertThat(ResolveResult.fromJson(overTheWire(r.toJson()))).isEqualTo(r);
   }
 
+  @ParameterizedTest
+  @MethodSource("results")
+  @DisplayName("a stored answer delivered again writes the same JSON from its pre-encoded stable fields")
+  void shouldEncodeTheSameWithStableJson(ResolveResult r) {
+    ResolveResult stored = r.withStableJson();
+    ResolveResult again = stored.forIntent("measure").redelivered("trace-77", 4, 120L, false);
+    ResolveResult plain = r.forIntent("measure").redelivered("trace-77", 4, 120L, false);
+
+    assertThat(stored.stableJson()).isNotNull();
+    assertThat(again.stableJson()).as("carried to every delivery").isSameAs(stored.stableJson());
+    assertThat(new JsonObject(again.toBuffer())).isEqualTo(new JsonObject(plain.toBuffer()));
+    assertThat(new JsonObject(stored.stableJson()).containsKey("trace_id")).isFalse();
+    assertThat(stored.withStableJson()).isSameAs(stored);
+  }
+
   @Test
   void shouldWriteAResolvedResult() {
     JsonObject j = RESOLVED.toJson();
