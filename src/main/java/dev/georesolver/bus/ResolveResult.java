@@ -46,8 +46,8 @@ import java.util.List;
  * @param coalesced whether this delivery shared a concurrent identical request's walk
  * @param stableJson the JSON of every field but the per-delivery ones ({@code intent},
  *     {@code trace_id}, {@code elapsed_ms}, {@code replayed}, {@code replay_age_s},
- *     {@code coalesced}), encoded once when the answer is stored so replays are not re-encoded;
- *     null until then. Never modified.
+ *     {@code coalesced}), encoded once when the answer is stored (see {@link #stored()}) so
+ *     replays are not re-encoded; null for an answer fresh from a walk. Never modified.
  */
 public record ResolveResult(
     String status,
@@ -94,14 +94,21 @@ public record ResolveResult(
         resolvedAtMs, replayAgeS, coalesced, null);
   }
 
-  /** This result carrying the encoding of its stable fields, for answers kept and delivered again. */
-  public ResolveResult withStableJson() {
-    if (stableJson != null) {
+  /**
+   * The form an answer is kept in for replays and shared with coalesced waiters: its stable fields
+   * encoded once ({@link #stableJson}), plus only what the store and the chain read without
+   * decoding — status, direction, source, claim, degraded, the intent and the times. The other
+   * fields are null here and live in {@code stableJson}; {@link #toBuffer()} and {@link #toJson()}
+   * give the whole result. One byte array instead of a graph of small objects keeps the store
+   * cheap to hold and cheap for the garbage collector to copy.
+   */
+  public ResolveResult stored() {
+    if (stableJson != null && attempts.isEmpty() && idempotencyKey == null) {
       return this;
     }
-    return new ResolveResult(status, direction, lon, lat, label, precision, distanceM, resolutionSource, claim,
-        confidence, degraded, notice, reason, intent, idempotencyKey, manifestRevision, traceId, elapsedMs,
-        attempts, transform, observedAtMs, resolvedAtMs, replayAgeS, coalesced, encode(true));
+    return new ResolveResult(status, direction, null, null, null, null, null, resolutionSource, claim, null, degraded,
+        null, null, intent, null, manifestRevision, null, 0, List.of(), null, observedAtMs, resolvedAtMs, null, false,
+        stableJson != null ? stableJson : encode(true));
   }
 
   /** Whether a rung answered. */

@@ -109,7 +109,7 @@ public final class DedupeVerticle extends VerticleBase {
     inFlight.put(c.coalesceKey(), lead);
     sharedReplay(c).compose(stored -> {
       if (stored != null) {
-        stored = new MemoryStore.Stored(stored.result().withStableJson(), stored.storedAtMs(), stored.ttlMs());
+        stored = new MemoryStore.Stored(stored.result().stored(), stored.storedAtMs(), stored.ttlMs());
         l1.put(c.key(), stored.result(), stored.storedAtMs(), Math.max(1, stored.ttlMs() - (clock.millis() - stored.storedAtMs())));
         msg.reply(replay(stored));
         release(c.coalesceKey(), stored.result());
@@ -125,7 +125,7 @@ public final class DedupeVerticle extends VerticleBase {
             // The other instance gave up or died: this claimant walks, and leads its local waiters.
             msg.reply(DedupeVerdict.LEAD);
           } else {
-            ResolveResult shared = other.withStableJson();
+            ResolveResult shared = other.stored();
             msg.reply(new DedupeVerdict(DedupeVerdict.Kind.JOINED, shared, 0));
             release(c.coalesceKey(), shared);
           }
@@ -181,7 +181,7 @@ public final class DedupeVerticle extends VerticleBase {
   private void onComplete(Message<DedupeComplete> msg) {
     DedupeComplete d = msg.body();
     // Encoded once here, every replay and coalesced delivery of it appends these bytes.
-    ResolveResult result = d.result() == null ? null : d.result().withStableJson();
+    ResolveResult result = d.result() == null ? null : d.result().stored();
     boolean store = result != null && result.resolved() && d.ttlMs() > 0;
     if (store) {
       l1.put(d.key(), result, clock.millis(), d.ttlMs());

@@ -2,12 +2,15 @@ package dev.georesolver.metrics;
 
 import dev.georesolver.bus.Attempt;
 import dev.georesolver.bus.ResolveResult;
+import dev.georesolver.geo.Claim;
+import dev.georesolver.provider.Direction;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -36,8 +39,15 @@ public final class Metrics {
 
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final Map<String, Counter> counters = new ConcurrentHashMap<>();
-  private final Map<String, Timer> timers = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> gauges = new ConcurrentHashMap<>();
+  private final Map<RequestTags, Counter> requests = new ConcurrentHashMap<>();
+  private final Map<RungTags, Counter> rungs = new ConcurrentHashMap<>();
+  private final Map<String, Timer> rungTimers = new ConcurrentHashMap<>();
+  private final Timer forwardTimer = requestTimer("forward");
+  private final Timer reverseTimer = requestTimer("reverse");
+  private final Counter walked = delivery("walked");
+  private final Counter replayed = delivery("replayed");
+  private final Counter coalesced = delivery("coalesced");
 
   /** The Prometheus text exposition. */
   public String scrape() {
@@ -46,37 +56,59 @@ public final class Metrics {
 
   /** Records one delivered result. */
   public void result(ResolveResult r) {
-    String direction = r.direction().name().toLowerCase();
-    String claim = r.claim() == null ? "none" : r.claim().wire();
-    String source = r.resolutionSource() == null ? "none" : r.resolutionSource();
-    String key = "req|" + direction + '|' + r.status() + '|' + claim + '|' + source + '|' + r.degraded();
-    counters.computeIfAbsent(key, k -> Counter.builder("georesolver_requests")
-        .description("Results delivered, by outcome")
-        .tag("direction", direction).tag("status", r.status()).tag("claim", claim).tag("source", source)
-        .tag("degraded", Boolean.toString(r.degraded()))
-        .register(registry)).increment();
-    timers.computeIfAbsent("req|" + direction, k -> Timer.builder("georesolver_request")
-        .description("Time in the resolver per result")
-        .tag("direction", direction)
-        .publishPercentileHistogram()
-        .maximumExpectedValue(Duration.ofSeconds(10))
-        .register(registry)).record(r.elapsedMs(), TimeUnit.MILLISECONDS);
-    String kind = r.replayAgeS() != null ? "replayed" : r.coalesced() ? "coalesced" : "walked";
-    counter("deliveries|" + kind, "georesolver_deliveries", "How results were delivered", "kind", kind).increment();
-    if (kind.equals("walked")) {
+    requests.computeIfAbsent(new RequestTags(r.direction(), r.status(), r.claim(), r.resolutionSource(), r.degraded()),
+        this::requestCounter).increment();
+    (r.direction() == Direction.FORWARD ? forwardTimer : reverseTimer).record(r.elapsedMs(), TimeUnit.MILLISECONDS);
+    if (r.replayAgeS() != null) {
+      replayed.increment();
+    } else if (r.coalesced()) {
+      coalesced.increment();
+    } else {
+      walked.increment();
       for (Attempt a : r.attempts()) {
-        counter("rung|" + a.tier() + '|' + a.outcome(), "georesolver_rung", "Rung visits by outcome", "tier", a.tier(),
-            "outcome", a.outcome()).increment();
+        rungs.computeIfAbsent(new RungTags(a.tier(), a.outcome()), t -> Counter.builder("georesolver_rung")
+            .description("Rung visits by outcome").tag("tier", t.tier()).tag("outcome", t.outcome())
+            .register(registry)).increment();
         if (a.tries() > 0) {
-          timers.computeIfAbsent("rung|" + a.tier(), k -> Timer.builder("georesolver_rung")
+          rungTimers.computeIfAbsent(a.tier(), tier -> Timer.builder("georesolver_rung")
               .description("Time spent at a rung that was called")
-              .tag("tier", a.tier())
+              .tag("tier", tier)
               .publishPercentileHistogram()
               .maximumExpectedValue(Duration.ofSeconds(10))
               .register(registry)).record(a.ms(), TimeUnit.MILLISECONDS);
         }
       }
     }
+  }
+
+  /** The tags of a result counter; a record, so the hot path builds no strings to look it up. */
+  private record RequestTags(Direction direction, String status, Claim claim, String source, boolean degraded) {}
+
+  private record RungTags(String tier, String outcome) {}
+
+  private Counter requestCounter(RequestTags t) {
+    return Counter.builder("georesolver_requests")
+        .description("Results delivered, by outcome")
+        .tag("direction", t.direction().name().toLowerCase(Locale.ROOT))
+        .tag("status", t.status())
+        .tag("claim", t.claim() == null ? "none" : t.claim().wire())
+        .tag("source", t.source() == null ? "none" : t.source())
+        .tag("degraded", Boolean.toString(t.degraded()))
+        .register(registry);
+  }
+
+  private Timer requestTimer(String direction) {
+    return Timer.builder("georesolver_request")
+        .description("Time in the resolver per result")
+        .tag("direction", direction)
+        .publishPercentileHistogram()
+        .maximumExpectedValue(Duration.ofSeconds(10))
+        .register(registry);
+  }
+
+  private Counter delivery(String kind) {
+    return Counter.builder("georesolver_deliveries").description("How results were delivered").tag("kind", kind)
+        .register(registry);
   }
 
   /** Records a request rejected for a field. */

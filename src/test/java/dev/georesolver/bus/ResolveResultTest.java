@@ -32,7 +32,7 @@ class ResolveResultTest {
   @MethodSource("results")
   @DisplayName("a stored answer delivered again writes the same JSON from its pre-encoded stable fields")
   void shouldEncodeTheSameWithStableJson(ResolveResult r) {
-    ResolveResult stored = r.withStableJson();
+    ResolveResult stored = r.stored();
     ResolveResult again = stored.forIntent("measure").redelivered("trace-77", 4, 120L, false);
     ResolveResult plain = r.forIntent("measure").redelivered("trace-77", 4, 120L, false);
 
@@ -40,7 +40,13 @@ class ResolveResultTest {
     assertThat(again.stableJson()).as("carried to every delivery").isSameAs(stored.stableJson());
     assertThat(new JsonObject(again.toBuffer())).isEqualTo(new JsonObject(plain.toBuffer()));
     assertThat(new JsonObject(stored.stableJson()).containsKey("trace_id")).isFalse();
-    assertThat(stored.withStableJson()).isSameAs(stored);
+    assertThat(stored.stored()).isSameAs(stored);
+    assertThat(stored.attempts()).as("kept only in the encoded bytes").isEmpty();
+    assertThat(stored.claim()).isEqualTo(r.claim());
+    assertThat(stored.resolved()).isEqualTo(r.resolved());
+    assertThat(ResolveResult.fromJson(stored.toJson()).forIntent(r.intent()))
+        .as("the whole result reads back from the stored form")
+        .isEqualTo(r.redelivered(null, 0, null, false).forIntent(r.intent()));
   }
 
   @Test

@@ -75,7 +75,8 @@ class RedisOutageTest {
         }
         assertThat(back).as("health sees Redis again").isTrue();
         int before = p.count();
-        a.geocode("Dam 1, Amsterdam").await();
+        String key = a.geocode("Dam 1, Amsterdam").await().bodyAsJsonObject().getString("idempotency_key");
+        RedisServer.awaitKey(vertx, redis.url(), "geo:idem:" + key);
         JsonObject shared = b.geocode("Dam 1, Amsterdam").await().bodyAsJsonObject();
         assertThat(shared.getBoolean("replayed")).as("sharing restored: B replays what A resolved").isTrue();
         assertThat(p.count()).isEqualTo(before + 1);

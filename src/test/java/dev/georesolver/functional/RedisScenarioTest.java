@@ -1,5 +1,6 @@
 package dev.georesolver.functional;
 
+import dev.georesolver.normalize.AddressKeys;
 import dev.georesolver.normalize.AddressNormalizer;
 import dev.georesolver.normalize.IdempotencyKey;
 import dev.georesolver.support.FakeProvider;
@@ -80,6 +81,7 @@ class RedisScenarioTest {
     Stack b = Stack.deployWithRedis(other, yaml(primary, osm), url).await();
 
     JsonObject first = a.geocode("10 Downing Street, London").await().bodyAsJsonObject();
+    RedisServer.awaitKey(vertx, url, "geo:idem:" + first.getString("idempotency_key"));
     JsonObject again = b.geocode("10 downing st london").await().bodyAsJsonObject();
 
     assertThat(first.getString("resolution_source")).isEqualTo("primary");
@@ -115,6 +117,7 @@ class RedisScenarioTest {
     Stack a = Stack.deployWithRedis(vertx, yaml(primary, osm), url).await();
     Stack b = Stack.deployWithRedis(other, yaml(primary, osm), url).await();
     a.geocode("Pariser Platz 1, Berlin").await();
+    RedisServer.awaitKey(vertx, url, "geo:addr:" + AddressKeys.addrKey("Pariser Platz 1, Berlin"));
     primary.behave(FakeProvider.status(503, "down"));
     osm.behave(FakeProvider.status(503, "down"));
 
@@ -149,6 +152,8 @@ class RedisScenarioTest {
     Stack b = Stack.deployWithRedis(other, yaml(primary, osm), url).await();
     a.geocode("Tour Eiffel, Paris").await();
     a.geocode("Musee du Louvre, Paris").await();
+    RedisServer.awaitKey(vertx, url, "geo:addr:" + AddressKeys.addrKey("Tour Eiffel, Paris"));
+    RedisServer.awaitKey(vertx, url, "geo:addr:" + AddressKeys.addrKey("Musee du Louvre, Paris"));
     primary.behave(FakeProvider.status(404, ""));
 
     JsonObject j = b.get("/v1/reverse?lat=48.8590&lon=2.2950").await().bodyAsJsonObject();

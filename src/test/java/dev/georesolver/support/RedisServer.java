@@ -66,6 +66,26 @@ public final class RedisServer implements AutoCloseable {
     return "redis://127.0.0.1:" + port;
   }
 
+  /**
+   * Waits until {@code key} exists in the Redis at {@code url}: writes to the shared store follow an
+   * answer asynchronously, so a test that asks another instance right away would race them.
+   */
+  public static void awaitKey(io.vertx.core.Vertx vertx, String url, String key) {
+    io.vertx.redis.client.Redis r = io.vertx.redis.client.Redis.createClient(vertx, url);
+    try {
+      for (int i = 0; i < 200; i++) {
+        var n = r.send(io.vertx.redis.client.Request.cmd(io.vertx.redis.client.Command.EXISTS).arg(key)).await();
+        if (n != null && n.toLong() > 0) {
+          return;
+        }
+        sleep(10);
+      }
+      throw new AssertionError("key " + key + " never appeared in " + url);
+    } finally {
+      r.close();
+    }
+  }
+
   /** Kills the server at once (SIGKILL), as a crash would. */
   public void kill() {
     process.destroyForcibly();
