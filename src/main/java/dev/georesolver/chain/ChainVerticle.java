@@ -75,6 +75,8 @@ public final class ChainVerticle extends VerticleBase {
   private RequestValidator validator;
   private LadderView view;
   private boolean writeThrough;
+  /** Each intent's accepted claims as the dedupe claim carries them, built once. */
+  private final Map<String, String> acceptedClaims = new HashMap<>();
 
   private final Metrics metrics;
 
@@ -92,6 +94,8 @@ public final class ChainVerticle extends VerticleBase {
     writeThrough = enabled.stream().anyMatch(t -> AdapterRegistry.CACHED_INDEX.equals(t.adapter()));
     validator = new RequestValidator(manifest.intentNames(), manifest.defaultIntent(), manifest.routing().budgetMs(),
         manifest.routing().maxBudgetMs());
+    manifest.intents().values().forEach(i -> acceptedClaims.put(i.name(),
+        i.claims().stream().map(Claim::wire).sorted().collect(Collectors.joining(","))));
     for (Direction d : Direction.values()) {
       Map<String, List<TierConfig>> byIntent = new HashMap<>();
       for (IntentConfig i : manifest.intents().values()) {
@@ -199,7 +203,7 @@ public final class ChainVerticle extends VerticleBase {
     if (left <= 0) {
       return Future.succeededFuture(DedupeVerdict.BYPASS);
     }
-    String claims = intent.claims().stream().map(Claim::wire).collect(Collectors.joining(","));
+    String claims = acceptedClaims.get(intent.name());
     DeliveryOptions o = new DeliveryOptions().setSendTimeout(left).addHeader(Addresses.DEADLINE_HEADER, Long.toString(left));
     return vertx.eventBus()
         .<DedupeVerdict>request(Addresses.DEDUPE_CLAIM, new DedupeClaim(key, coalesceKey, intent.maxCacheAgeMs(), claims), o)

@@ -1,5 +1,8 @@
 package dev.georesolver.provider;
 
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -61,6 +64,29 @@ final class Hits {
   /** Adds a candidate in a projected or otherwise non-WGS84 CRS: no degree range applies. */
   void addProjected(RawHit hit) {
     hits.add(hit);
+  }
+
+  /** Reads one GeoJSON feature that has a point: its {@code properties} (may be null) and the point. */
+  @FunctionalInterface
+  interface PointFeature {
+    void read(JsonObject properties, double lon, double lat);
+  }
+
+  /**
+   * Hands each feature of a GeoJSON FeatureCollection that has a point geometry to {@code reader}; a
+   * feature without one is a violation. Returns the answer.
+   */
+  ProviderAnswer pointFeatures(JsonArray features, PointFeature reader) {
+    for (int i = 0; i < features.size(); i++) {
+      JsonObject f = Parsing.object(features, i);
+      double[] lonLat = f == null ? null : Parsing.geoJsonPoint(f);
+      if (lonLat == null) {
+        violation("feature without a point geometry");
+      } else {
+        reader.read(Parsing.object(f, "properties"), lonLat[0], lonLat[1]);
+      }
+    }
+    return answer();
   }
 
   /** The answer: candidates best first, or the failure the collected evidence calls for. */

@@ -156,25 +156,16 @@ public final class NominatimAdapter extends JsonProviderAdapter {
     if (features == null) {
       return ProviderAnswer.failed(FailureClass.DEGRADABLE, "schema: features is not an array");
     }
-    for (int i = 0; i < features.size(); i++) {
-      feature(Parsing.object(features, i), hits);
-    }
-    return hits.answer();
+    return hits.pointFeatures(features, (props, lon, lat) -> feature(props, lon, lat, hits));
   }
 
-  private static void feature(JsonObject f, Hits hits) {
-    double[] lonLat = f == null ? null : Parsing.geoJsonPoint(f);
-    if (lonLat == null) {
-      hits.violation("feature without a point geometry");
-      return;
-    }
-    JsonObject props = Parsing.object(f, "properties");
+  private static void feature(JsonObject props, double lon, double lat, Hits hits) {
     JsonObject geocoding = Parsing.object(props, "geocoding");
     if (geocoding != null) {
       String label = Parsing.string(geocoding, "label");
       if (!hits.missingRequired(label, "properties.geocoding.label")) {
         String precision = precision(null, null, Parsing.string(geocoding, "type"));
-        hits.addWgs84(RawHit.of(lonLat[0], lonLat[1], Parsing.WGS84, confidence(null), label, precision));
+        hits.addWgs84(RawHit.of(lon, lat, Parsing.WGS84, confidence(null), label, precision));
       }
       return;
     }
@@ -184,7 +175,7 @@ public final class NominatimAdapter extends JsonProviderAdapter {
       return;
     }
     String precision = precision(Parsing.integer(props, "place_rank"), Parsing.string(props, "category"), Parsing.string(props, "type"));
-    hits.addWgs84(RawHit.of(lonLat[0], lonLat[1], Parsing.WGS84, confidence(importance), label, precision));
+    hits.addWgs84(RawHit.of(lon, lat, Parsing.WGS84, confidence(importance), label, precision));
   }
 
   /**

@@ -98,25 +98,16 @@ public final class PeliasAdapter extends JsonProviderAdapter {
       return ProviderAnswer.failed(FailureClass.REJECTED, String.valueOf(errors.getValue(0)));
     }
     Hits hits = new Hits(mode);
-    for (int i = 0; i < features.size(); i++) {
-      feature(Parsing.object(features, i), hits);
-    }
-    return hits.answer();
+    return hits.pointFeatures(features, (p, lon, lat) -> feature(p, lon, lat, hits));
   }
 
-  private static void feature(JsonObject f, Hits hits) {
-    double[] lonLat = f == null ? null : Parsing.geoJsonPoint(f);
-    if (lonLat == null) {
-      hits.violation("feature without a point geometry");
-      return;
-    }
-    JsonObject p = Parsing.object(f, "properties");
+  private static void feature(JsonObject p, double lon, double lat, Hits hits) {
     Double confidence = Parsing.number(p, "confidence");
     String label = Parsing.string(p, "label");
     if (hits.missingRequired(confidence, "properties.confidence") || hits.missingRequired(label, "properties.label")) {
       return;
     }
-    RawHit hit = RawHit.of(lonLat[0], lonLat[1], Parsing.WGS84,
+    RawHit hit = RawHit.of(lon, lat, Parsing.WGS84,
         confidence == null ? DEFAULT_CONFIDENCE : Parsing.clamp01(confidence), label, precision(p));
     Double km = Parsing.number(p, "distance");
     hits.addWgs84(km == null ? hit : hit.withDistance(km * 1000));

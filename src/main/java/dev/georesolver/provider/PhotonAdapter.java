@@ -71,19 +71,10 @@ public final class PhotonAdapter extends JsonProviderAdapter {
           : ProviderAnswer.failed(FailureClass.DEGRADABLE, "schema: no features array");
     }
     Hits hits = new Hits(mode);
-    for (int i = 0; i < features.size(); i++) {
-      feature(Parsing.object(features, i), hits);
-    }
-    return hits.answer();
+    return hits.pointFeatures(features, (p, lon, lat) -> feature(p, lon, lat, hits));
   }
 
-  private static void feature(JsonObject f, Hits hits) {
-    double[] lonLat = f == null ? null : Parsing.geoJsonPoint(f);
-    if (lonLat == null) {
-      hits.violation("feature without a point geometry");
-      return;
-    }
-    JsonObject p = Parsing.object(f, "properties");
+  private static void feature(JsonObject p, double lon, double lat, Hits hits) {
     if (hits.missingRequired(Parsing.string(p, "osm_key"), "properties.osm_key")
         || hits.missingRequired(Parsing.string(p, "osm_value"), "properties.osm_value")) {
       return;
@@ -92,7 +83,7 @@ public final class PhotonAdapter extends JsonProviderAdapter {
       hits.violation("properties.extent is not [minLon, maxLat, maxLon, minLat]");
       return;
     }
-    hits.addWgs84(RawHit.of(lonLat[0], lonLat[1], Parsing.WGS84, CONFIDENCE, label(p), precision(p)));
+    hits.addWgs84(RawHit.of(lon, lat, Parsing.WGS84, CONFIDENCE, label(p), precision(p)));
   }
 
   /**
