@@ -61,6 +61,7 @@ public final class CompatHandler<O> implements Handler<RoutingContext> {
   private final RequestValidator validator;
   private final Gate gate;
   private final Dialect<O> dialect;
+  private final ReplayRenderings<O> replays = new ReplayRenderings<>();
 
   private CompatHandler(EventBus bus, RequestValidator validator, Gate gate, Dialect<O> dialect) {
     this.bus = bus;
@@ -139,18 +140,30 @@ public final class CompatHandler<O> implements Handler<RoutingContext> {
     gate.admit(dialect.credentials(req, params))
         .compose(verdict -> verdict instanceof GateVerdict.Admitted
             ? ask(t, req, traceId)
-            : Future.succeededFuture(Outcome.of(verdict)))
-        .otherwise(Outcome::ofFailure)
-        .onSuccess(outcome -> send(ctx.response(), dialect.render(outcome, t.direction(), t.options()), outcome, traceId));
+            : Future.succeededFuture(reply(Outcome.of(verdict), t)))
+        .otherwise(e -> reply(Outcome.ofFailure(e), t))
+        .onSuccess(r -> send(ctx.response(), r.rendered(), r.outcome(), traceId));
   }
 
-  private Future<Outcome> ask(Translation<O> t, HttpServerRequest req, String traceId) {
+  private ReplayRenderings.Reply reply(Outcome o, Translation<O> t) {
+    return new ReplayRenderings.Reply(o, dialect.render(o, t.direction(), t.options()));
+  }
+
+  /** A fresh answer is rendered; a stored one (a replay, a coalesced delivery) is rendered once. */
+  private ReplayRenderings.Reply reply(ResolveResult r, Translation<O> t) {
+    if (r.stableJson() == null) {
+      return reply(Outcome.of(Answer.of(r)), t);
+    }
+    return replays.get(r.stableJson(), t.direction(), t.options(), () -> reply(Outcome.of(Answer.of(r)), t));
+  }
+
+  private Future<ReplayRenderings.Reply> ask(Translation<O> t, HttpServerRequest req, String traceId) {
     if (!t.asks()) {
-      return Future.succeededFuture(t.early());
+      return Future.succeededFuture(reply(t.early(), t));
     }
     RequestValidator.Validated v = validator.validate(t.fields(), t.direction(), req.getHeader("Request-Timeout"), traceId);
     if (!v.valid()) {
-      return Future.succeededFuture(dialect.invalid(v.problems()));
+      return Future.succeededFuture(reply(dialect.invalid(v.problems()), t));
     }
     DeliveryOptions o = new DeliveryOptions()
         .setSendTimeout(v.budgetMs() + GRACE_MS)
@@ -159,7 +172,7 @@ public final class CompatHandler<O> implements Handler<RoutingContext> {
     String address = t.direction() == Direction.FORWARD ? Addresses.RESOLVE : Addresses.REVERSE;
     return bus.<ResolveResult>request(address, v.request(), o)
         .map(Message::body)
-        .map(r -> Outcome.of(Answer.of(r)));
+        .map(r -> reply(r, t));
   }
 
   /** Writes a rendered answer with the headers every compatible answer carries. */
