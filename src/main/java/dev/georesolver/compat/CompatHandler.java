@@ -12,9 +12,12 @@ import io.vertx.core.MultiMap;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.eventbus.Message;
+import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.List;
 import java.util.regex.Pattern;
@@ -44,6 +47,7 @@ public final class CompatHandler<O> implements Handler<RoutingContext> {
   static final String EXPOSED = "X-Georesolver-Claim, X-Georesolver-Source, X-Georesolver-Degraded, "
       + "X-Georesolver-Notice, X-Trace-Id, Retry-After";
 
+  private static final Logger log = LoggerFactory.getLogger(CompatHandler.class);
   private static final Pattern TRACE = Pattern.compile("[A-Za-z0-9._-]{1,64}");
 
   /** How one dialect reads a request and writes an answer. */
@@ -141,7 +145,12 @@ public final class CompatHandler<O> implements Handler<RoutingContext> {
         .compose(verdict -> verdict instanceof GateVerdict.Admitted
             ? ask(t, req, traceId)
             : Future.succeededFuture(reply(Outcome.of(verdict), t)))
-        .otherwise(e -> reply(Outcome.ofFailure(e), t))
+        .otherwise(e -> {
+          if (!(e instanceof ReplyException)) {
+            log.error("compatible endpoint failed (trace {})", traceId, e);
+          }
+          return reply(Outcome.ofFailure(e), t);
+        })
         .onSuccess(r -> send(ctx.response(), r.rendered(), r.outcome(), traceId));
   }
 

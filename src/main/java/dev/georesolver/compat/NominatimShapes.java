@@ -103,7 +103,21 @@ public final class NominatimShapes {
     g.writeStringField("licence", licence(a));
     g.writeStringField("lat", JsonWriting.fixed7(a.lat()));
     g.writeStringField("lon", JsonWriting.fixed7(a.lon()));
-    g.writeStringField(o.format() == NominatimFormat.JSON ? "class" : "category", k.nominatimClass());
+    describe(g, a, k, o, o.format() == NominatimFormat.JSON ? "class" : "category");
+    double[] b = box(a, k);
+    g.writeArrayFieldStart("boundingbox");
+    g.writeString(JsonWriting.fixed7(b[0]));
+    g.writeString(JsonWriting.fixed7(b[1]));
+    g.writeString(JsonWriting.fixed7(b[2]));
+    g.writeString(JsonWriting.fixed7(b[3]));
+    g.writeEndArray();
+    g.writeEndObject();
+  }
+
+  /** The fields json, jsonv2 and geojson places share: kind, rank, importance, names, address. */
+  private static void describe(JsonGenerator g, Answer a, PlaceKind k, NominatimRequests.Options o, String classLabel)
+      throws IOException {
+    g.writeStringField(classLabel, k.nominatimClass());
     g.writeStringField("type", k.nominatimType());
     g.writeNumberField("place_rank", k.rank());
     g.writeNumberField("importance", importance(a));
@@ -114,14 +128,6 @@ public final class NominatimShapes {
       g.writeObjectFieldStart("address");
       g.writeEndObject();
     }
-    double[] b = box(a, k);
-    g.writeArrayFieldStart("boundingbox");
-    g.writeString(JsonWriting.fixed7(b[0]));
-    g.writeString(JsonWriting.fixed7(b[1]));
-    g.writeString(JsonWriting.fixed7(b[2]));
-    g.writeString(JsonWriting.fixed7(b[3]));
-    g.writeEndArray();
-    g.writeEndObject();
   }
 
   /** A FeatureCollection of zero or one feature. */
@@ -174,17 +180,7 @@ public final class NominatimShapes {
       g.writeEndObject();
     } else {
       g.writeNumberField("place_id", placeId(a));
-      g.writeNumberField("place_rank", k.rank());
-      g.writeStringField("category", k.nominatimClass());
-      g.writeStringField("type", k.nominatimType());
-      g.writeNumberField("importance", importance(a));
-      g.writeStringField("addresstype", k.addressType());
-      g.writeStringField("name", name(a));
-      g.writeStringField("display_name", displayName(a, o));
-      if (o.addressDetails()) {
-        g.writeObjectFieldStart("address");
-        g.writeEndObject();
-      }
+      describe(g, a, k, o, "category");
     }
     g.writeEndObject();
     if (!geocodeJson) {
