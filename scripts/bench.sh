@@ -5,7 +5,9 @@
 #   scripts/bench.sh [--no-build] [--quick] [--no-jmh] [--no-profile] [--doc FILE]
 #
 # (a) replay: one address repeated (answered from the dedupe store) vs a bare Vert.x endpoint
-#     serving the same JSON, wrk, throughput ratio;
+#     serving the same JSON, wrk, throughput ratio; in the same rounds the compatible paths
+#     (Nominatim /search?format=jsonv2 and Google /maps/api/geocode/json) replaying the same answer,
+#     throughput ratio against the /v1 replay;
 # (b) pass-through: a new address per request through one tier vs the stand-in provider called
 #     directly, wrk, throughput ratio; then p50/p99 added at half the saturating rate, measured with
 #     the open-loop generator (LoadGen) against both;
@@ -32,7 +34,7 @@ while [ $# -gt 0 ]; do
     --no-jmh) JMH=0 ;;
     --no-profile) PROFILE=0 ;;
     --doc) DOC=$2; shift ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
     *) echo "bench.sh: unknown argument $1" >&2; exit 2 ;;
   esac
   shift
@@ -60,6 +62,8 @@ RESOLVER_GC_LOG_OPT="-Xlog:gc:file=RUNDIR/gc.log:uptime"
 CLIENT_JAVA_OPTS="-Xmx512m"
 
 RESOLVED_MARKER='"status":"resolved"'
+NOMINATIM_MARKER='"display_name":'
+GOOGLE_MARKER='"status":"OK"'
 PROVIDER_MARKER='"x":'
 
 say() { printf '\n\033[1m== %s\033[0m\n' "$*" >&2; }
@@ -234,6 +238,9 @@ wait_http "http://127.0.0.1:$P_RESOLVER/health/live" "$RESOLVER_PID" resolver
 R="http://127.0.0.1:$P_RESOLVER"
 PROV="http://127.0.0.1:$P_PROVIDER"
 REPLAY_URL="$R/v1/geocode?q=10%20Downing%20St%2C%20London%20SW1A%202AA"
+# The same question through the compatible endpoints: the same request, so the same stored answer.
+NOMINATIM_URL="$R/search?q=10%20Downing%20St%2C%20London%20SW1A%202AA&format=jsonv2"
+GOOGLE_URL="$R/maps/api/geocode/json?address=10%20Downing%20St%2C%20London%20SW1A%202AA"
 PASS_URL="$R/v1/geocode?q="
 DIRECT_URL="$PROV/fast?q="
 FAILOVER_URL="$R/v1/geocode?intent=failover&q="
@@ -243,6 +250,10 @@ curl -fsS "$REPLAY_URL" >/dev/null
 curl -fsS -D "$RUN/replay.headers" "$REPLAY_URL" >"$RUN/replay.json"
 grep -q '"replayed":true' "$RUN/replay.json" || die "the second identical request was not a replay: $(cat "$RUN/replay.json")"
 TRACE=$(awk -F': ' 'tolower($1) == "x-trace-id" { gsub("\r", "", $2); print $2 }' "$RUN/replay.headers")
+curl -fsS "$NOMINATIM_URL" >"$RUN/replay-nominatim.json"
+grep -q "$NOMINATIM_MARKER" "$RUN/replay-nominatim.json" || die "the Nominatim path did not answer a place: $(cat "$RUN/replay-nominatim.json")"
+curl -fsS "$GOOGLE_URL" >"$RUN/replay-google.json"
+grep -q "$GOOGLE_MARKER" "$RUN/replay-google.json" || die "the Google path did not answer OK: $(cat "$RUN/replay-google.json")"
 BARE_TRACE=$(printf '%*s' "${#TRACE}" '' | tr ' ' 'f')
 # shellcheck disable=SC2086
 start bare "$SERVER_CPUS" java $SERVER_JAVA_OPTS -jar "$TOOLS" bare --port "$P_BARE" --body "$RUN/replay.json" --trace-id "$BARE_TRACE"
@@ -270,6 +281,8 @@ run_wrk warm-bare "$BARE_PID" "$BARE_URL" wrk-check.lua "$RESOLVED_MARKER"
 run_wrk warm-direct "$PROVIDER_PID" "$DIRECT_URL" wrk-unique.lua "$PROVIDER_MARKER" warm
 for w in 1 2; do
   run_wrk "warm$w-replay" "$RESOLVER_PID" "$REPLAY_URL" wrk-check.lua "$RESOLVED_MARKER"
+  run_wrk "warm$w-nominatim" "$RESOLVER_PID" "$NOMINATIM_URL" wrk-check.lua "$NOMINATIM_MARKER"
+  run_wrk "warm$w-google" "$RESOLVER_PID" "$GOOGLE_URL" wrk-check.lua "$GOOGLE_MARKER"
   run_wrk "warm$w-pass" "$RESOLVER_PID" "$PASS_URL" wrk-unique.lua "$RESOLVED_MARKER" "warm$w"
   run_wrk "warm$w-failover" "$RESOLVER_PID" "$FAILOVER_URL" wrk-unique.lua "$RESOLVED_MARKER" "warmf$w"
 done
@@ -277,10 +290,12 @@ WRK_S=$WRK_S_SAVED
 alive_all
 
 # ---------------------------------------------------------------- (a) replay vs bare Vert.x
-say "(a) replay vs bare Vert.x: wrk -t1 -c$CONNECTIONS -d${WRK_S}s, $ROUNDS rounds"
+say "(a) replay vs bare Vert.x, and the compatible paths' replay: wrk -t1 -c$CONNECTIONS -d${WRK_S}s, $ROUNDS rounds"
 for i in $(seq 1 $ROUNDS); do
   run_wrk "a$i-bare" "$BARE_PID" "$BARE_URL" wrk-check.lua "$RESOLVED_MARKER"
   run_wrk "a$i-replay" "$RESOLVER_PID" "$REPLAY_URL" wrk-check.lua "$RESOLVED_MARKER"
+  run_wrk "a$i-nominatim" "$RESOLVER_PID" "$NOMINATIM_URL" wrk-check.lua "$NOMINATIM_MARKER"
+  run_wrk "a$i-google" "$RESOLVER_PID" "$GOOGLE_URL" wrk-check.lua "$GOOGLE_MARKER"
 done
 alive_all
 
@@ -416,6 +431,10 @@ for i in $(seq 1 $ROUNDS); do
 done
 MED_BARE=$(median "${A_BARE[@]}"); MED_REPLAY=$(median "${A_REPLAY[@]}")
 REPLAY_RATIO=$(ratio "$MED_REPLAY" "$MED_BARE")
+MED_NOMINATIM=$(median $(for i in $(seq 1 $ROUNDS); do res "a$i-nominatim" rps; done))
+MED_GOOGLE=$(median $(for i in $(seq 1 $ROUNDS); do res "a$i-google" rps; done))
+NOMINATIM_RATIO=$(ratio "$MED_NOMINATIM" "$MED_REPLAY")
+GOOGLE_RATIO=$(ratio "$MED_GOOGLE" "$MED_REPLAY")
 B_DIRECT=(); B_PASS=()
 for i in $(seq 1 $ROUNDS); do B_DIRECT+=("$(res "b$i-direct" rps)"); B_PASS+=("$(res "b$i-pass" rps)"); done
 MED_DIRECT=$(median "${B_DIRECT[@]}"); MED_PASS=$(median "${B_PASS[@]}")
@@ -445,6 +464,8 @@ verdict_max_ms() {
   awk -v v="$1" -v t="$2" 'BEGIN { if (v <= t) printf "**met** (%.3f ms ≤ %.1f ms)", v, t; else printf "**missed** by %.3f ms (%.3f ms > %.1f ms)", v - t, v, t }'
 }
 V_REPLAY=$(verdict_min "$REPLAY_RATIO" 0.6)
+V_NOMINATIM=$(verdict_min "$NOMINATIM_RATIO" 0.9)
+V_GOOGLE=$(verdict_min "$GOOGLE_RATIO" 0.9)
 V_PASS=$(verdict_min "$PASS_RATIO" 0.4)
 V_P99=$(verdict_max_ms "$ADD99" 2)
 if [ "$NON2XX_TOTAL" = 0 ]; then V_2XX="**met** (0 in every load run)"; else V_2XX="**missed**: $NON2XX_TOTAL bad answers (see the failures below)"; fi
@@ -488,6 +509,8 @@ cpu_row() {
   echo "| target (2 cores) | measured | verdict |"
   echo "|---|---|---|"
   echo "| replay ≥ 0.6× bare Vert.x | ${REPLAY_RATIO}× ($MED_REPLAY vs $MED_BARE req/s) | $V_REPLAY |"
+  echo "| Nominatim /search replay ≥ 0.9× /v1 replay | ${NOMINATIM_RATIO}× ($MED_NOMINATIM vs $MED_REPLAY req/s) | $V_NOMINATIM |"
+  echo "| Google /maps/api/geocode/json replay ≥ 0.9× /v1 replay | ${GOOGLE_RATIO}× ($MED_GOOGLE vs $MED_REPLAY req/s) | $V_GOOGLE |"
   echo "| pass-through ≥ 0.4× direct | ${PASS_RATIO}× ($MED_PASS vs $MED_DIRECT req/s) | $V_PASS |"
   echo "| p99 added at half load ≤ 2 ms | +${ADD99} ms (p99 $O_P99 vs $O_D99 ms at $HALF req/s) | $V_P99 |"
   echo "| no non-2xx under load | $NON2XX_TOTAL non-2xx, socket errors or unresolved bodies | $V_2XX |"
@@ -511,6 +534,17 @@ cpu_row() {
   echo "| **median** | **$MED_BARE** | | | **$MED_REPLAY** | | | **$REPLAY_RATIO** |"
   echo
   echo "Same JSON: the replay body is $REPLAY_BYTES bytes, the bare body $BARE_BYTES bytes (the bare endpoint serves a recorded replay)."
+  echo
+  echo "#### (a′) Compatible paths' replay vs /v1 replay (wrk, closed loop, the same rounds as (a))"
+  echo
+  echo "The same question as the /v1 replay, so the same stored answer, rendered as Nominatim jsonv2 ($(wc -c <"$RUN/replay-nominatim.json") bytes) and as Google JSON ($(wc -c <"$RUN/replay-google.json") bytes)."
+  echo
+  echo "| round | /v1 replay req/s | /search req/s | /search p99 ms | /search CPU | Google req/s | Google p99 ms | Google CPU |"
+  echo "|---|---:|---:|---:|---|---:|---:|---|"
+  for i in $(seq 1 $ROUNDS); do
+    echo "| $i | $(res "a$i-replay" rps) | $(res "a$i-nominatim" rps) | $(res "a$i-nominatim" p99) | $(cpu_row "a$i-nominatim") | $(res "a$i-google" rps) | $(res "a$i-google" p99) | $(cpu_row "a$i-google") |"
+  done
+  echo "| **median** | **$MED_REPLAY** | **$MED_NOMINATIM** (${NOMINATIM_RATIO}×) | | | **$MED_GOOGLE** (${GOOGLE_RATIO}×) | | |"
   echo
   echo "#### (b) Pass-through vs direct (wrk, closed loop, a new address per request)"
   echo
@@ -599,7 +633,7 @@ else
   { echo "# Benchmarks"; echo; cat "$RUN/generated.md"; } >"$DOC"
 fi
 
-say "done in ${ELAPSED}s: replay ${REPLAY_RATIO}×, pass-through ${PASS_RATIO}×, p99 added +${ADD99} ms, failover p99 ${O_F99} vs ${O_P99} ms, upstream ${UPSTREAM[*]}, RSS $((RSS_KB / 1024)) MB -> $DOC"
+say "done in ${ELAPSED}s: replay ${REPLAY_RATIO}× (compatible: /search ${NOMINATIM_RATIO}×, Google ${GOOGLE_RATIO}× of /v1), pass-through ${PASS_RATIO}×, p99 added +${ADD99} ms, failover p99 ${O_F99} vs ${O_P99} ms, upstream ${UPSTREAM[*]}, RSS $((RSS_KB / 1024)) MB -> $DOC"
 if [ ${#FAILURES[@]} -gt 0 ]; then
   printf '\033[31mbench.sh: %d load run(s) failed:\033[0m\n' "${#FAILURES[@]}" >&2
   printf '  - %s\n' "${FAILURES[@]}" >&2

@@ -1,6 +1,8 @@
 package dev.georesolver.ingress;
 
 import dev.georesolver.bus.RequestValidator;
+import dev.georesolver.compat.CompatRoutes;
+import dev.georesolver.compat.Gate;
 import dev.georesolver.config.Manifest;
 import dev.georesolver.metrics.Metrics;
 import dev.georesolver.provider.Direction;
@@ -43,6 +45,8 @@ public final class IngressVerticle extends VerticleBase {
     router.post("/v1/geocode").handler(BodyHandler.create().setBodyLimit(MAX_BODY_BYTES))
         .handler(new GeocodeHandler(bus, validator, Direction.FORWARD, metrics));
     router.get("/v1/reverse").handler(new GeocodeHandler(bus, validator, Direction.REVERSE, metrics));
+    // Drop-in Nominatim and Google endpoints in front of the same chain; open access until tenants exist.
+    CompatRoutes.mount(router, bus, validator, Gate.open());
     router.get("/health/live").handler(ctx -> ctx.response().putHeader("content-type", "application/json")
         .end(new JsonObject().put("status", "live").toBuffer()));
     router.get("/health/ready").handler(new HealthHandler(bus));

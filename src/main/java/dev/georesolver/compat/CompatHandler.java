@@ -1,0 +1,260 @@
+package dev.georesolver.compat;
+
+import dev.georesolver.bus.Addresses;
+import dev.georesolver.bus.FieldProblem;
+import dev.georesolver.bus.RequestValidator;
+import dev.georesolver.bus.ResolveResult;
+import dev.georesolver.chain.TraceIds;
+import dev.georesolver.provider.Direction;
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.core.MultiMap;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.eventbus.EventBus;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.ext.web.RoutingContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * One compatible endpoint: gate → translation → the same request {@code /v1} would send, on
+ * {@link Addresses#RESOLVE} / {@link Addresses#REVERSE} with the budget in
+ * {@link Addresses#DEADLINE_HEADER} and the trace id → the dialect's answer. Knows nothing of tiers.
+ *
+ * <p>Every answer, whatever its status, carries {@code Content-Type: application/json;
+ * charset=utf-8}, {@code Access-Control-Allow-Origin: *} (browser widgets call these endpoints
+ * from any page), the exposed {@code X-Georesolver-Claim}, {@code -Source}, {@code -Degraded} and
+ * {@code -Notice} headers ({@code none} / {@code false} when nothing answered; the notice made
+ * header-safe by {@link HeaderText}) and {@code X-Trace-Id}.
+ *
+ * @param <O> the dialect's rendering options
+ */
+public final class CompatHandler<O> implements Handler<RoutingContext> {
+
+  /**
+   * Extra time waited past the budget for the chain's reply, milliseconds: the same grace as
+   * {@code /v1} (the chain answers by the deadline itself; this only absorbs scheduling jitter).
+   */
+  static final long GRACE_MS = 250;
+
+  /** The headers a browser may read from a compatible answer. */
+  static final String EXPOSED = "X-Georesolver-Claim, X-Georesolver-Source, X-Georesolver-Degraded, "
+      + "X-Georesolver-Notice, X-Trace-Id, Retry-After";
+
+  private static final Logger log = LoggerFactory.getLogger(CompatHandler.class);
+  private static final Pattern TRACE = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+
+  /** How one dialect reads a request and writes an answer. */
+  interface Dialect<O> {
+    Credentials credentials(HttpServerRequest req, Params params);
+
+    Translation<O> translate(Params params, HttpServerRequest req);
+
+    Outcome invalid(List<FieldProblem> problems);
+
+    Rendered render(Outcome outcome, Direction direction, O options);
+  }
+
+  private final EventBus bus;
+  private final RequestValidator validator;
+  private final Gate gate;
+  private final Dialect<O> dialect;
+  private final ReplayRenderings<O> replays = new ReplayRenderings<>();
+
+  private CompatHandler(EventBus bus, RequestValidator validator, Gate gate, Dialect<O> dialect) {
+    this.bus = bus;
+    this.validator = validator;
+    this.gate = gate;
+    this.dialect = dialect;
+  }
+
+  /** Nominatim {@code /search}. */
+  public static CompatHandler<NominatimRequests.Options> nominatimSearch(EventBus bus, RequestValidator v, Gate gate) {
+    return new CompatHandler<>(bus, v, gate, nominatim(true));
+  }
+
+  /** Nominatim {@code /reverse}. */
+  public static CompatHandler<NominatimRequests.Options> nominatimReverse(EventBus bus, RequestValidator v, Gate gate) {
+    return new CompatHandler<>(bus, v, gate, nominatim(false));
+  }
+
+  /** Google {@code /maps/api/geocode/json}. */
+  public static CompatHandler<GoogleRequests.Options> google(EventBus bus, RequestValidator v, Gate gate) {
+    return new CompatHandler<>(bus, v, gate, new Dialect<>() {
+      @Override
+      public Credentials credentials(HttpServerRequest req, Params params) {
+        return Credentials.google(params.get("key"), req.getHeader("Authorization"), req.getHeader("X-Api-Key"));
+      }
+
+      @Override
+      public Translation<GoogleRequests.Options> translate(Params params, HttpServerRequest req) {
+        return GoogleRequests.translate(params);
+      }
+
+      @Override
+      public Outcome invalid(List<FieldProblem> problems) {
+        return GoogleRequests.invalid(problems);
+      }
+
+      @Override
+      public Rendered render(Outcome outcome, Direction direction, GoogleRequests.Options options) {
+        return GoogleShapes.render(outcome, options);
+      }
+    });
+  }
+
+  private static Dialect<NominatimRequests.Options> nominatim(boolean search) {
+    return new Dialect<>() {
+      @Override
+      public Credentials credentials(HttpServerRequest req, Params params) {
+        return Credentials.fromHeaders(req.getHeader("Authorization"), req.getHeader("X-Api-Key"));
+      }
+
+      @Override
+      public Translation<NominatimRequests.Options> translate(Params params, HttpServerRequest req) {
+        String header = req.getHeader("Accept-Language");
+        return search ? NominatimRequests.search(params, header) : NominatimRequests.reverse(params, header);
+      }
+
+      @Override
+      public Outcome invalid(List<FieldProblem> problems) {
+        return NominatimRequests.invalid(problems);
+      }
+
+      @Override
+      public Rendered render(Outcome outcome, Direction direction, NominatimRequests.Options options) {
+        return NominatimShapes.render(outcome, direction, options);
+      }
+    };
+  }
+
+  @Override
+  public void handle(RoutingContext ctx) {
+    HttpServerRequest req = ctx.request();
+    String traceId = traceId(req);
+    MultiMap query = ctx.queryParams();
+    Params params = query::get;
+    Translation<O> t = dialect.translate(params, req);
+    gate.admit(dialect.credentials(req, params))
+        .compose(verdict -> verdict instanceof GateVerdict.Admitted
+            ? ask(t, req, traceId)
+            : Future.succeededFuture(reply(Outcome.of(verdict), t)))
+        .otherwise(e -> {
+          if (!(e instanceof ReplyException)) {
+            log.error("compatible endpoint failed (trace {})", traceId, e);
+          }
+          return reply(Outcome.ofFailure(e), t);
+        })
+        .onSuccess(r -> send(ctx.response(), r.rendered(), r.outcome(), traceId));
+  }
+
+  private ReplayRenderings.Reply reply(Outcome o, Translation<O> t) {
+    return new ReplayRenderings.Reply(o, dialect.render(o, t.direction(), t.options()));
+  }
+
+  /** A fresh answer is rendered; a stored one (a replay, a coalesced delivery) is rendered once. */
+  private ReplayRenderings.Reply reply(ResolveResult r, Translation<O> t) {
+    if (r.stableJson() == null) {
+      return reply(Outcome.of(Answer.of(r)), t);
+    }
+    return replays.get(r.stableJson(), t.direction(), t.options(), () -> reply(Outcome.of(Answer.of(r)), t));
+  }
+
+  private Future<ReplayRenderings.Reply> ask(Translation<O> t, HttpServerRequest req, String traceId) {
+    if (!t.asks()) {
+      return Future.succeededFuture(reply(t.early(), t));
+    }
+    RequestValidator.Validated v = validator.validate(t.fields(), t.direction(), req.getHeader("Request-Timeout"), traceId);
+    if (!v.valid()) {
+      return Future.succeededFuture(reply(dialect.invalid(v.problems()), t));
+    }
+    DeliveryOptions o = new DeliveryOptions()
+        .setSendTimeout(v.budgetMs() + GRACE_MS)
+        .addHeader(Addresses.DEADLINE_HEADER, Long.toString(v.budgetMs()))
+        .addHeader(Addresses.TRACE_HEADER, traceId);
+    String address = t.direction() == Direction.FORWARD ? Addresses.RESOLVE : Addresses.REVERSE;
+    return bus.<ResolveResult>request(address, v.request(), o)
+        .map(Message::body)
+        .map(r -> reply(r, t));
+  }
+
+  /** Writes a rendered answer with the headers every compatible answer carries. */
+  static void send(HttpServerResponse resp, Rendered r, Outcome outcome, String traceId) {
+    Answer a = answerOf(outcome);
+    write(resp, r, a, notice(outcome, a), traceId);
+  }
+
+  /** Writes a rendered answer: {@code a} (or null) sets the claim headers, {@code notice} the notice. */
+  static void write(HttpServerResponse resp, Rendered r, Answer a, String notice, String traceId) {
+    if (resp.ended()) {
+      return;
+    }
+    resp.setStatusCode(r.status())
+        .putHeader("Content-Type", r.contentType())
+        .putHeader("Access-Control-Allow-Origin", "*")
+        .putHeader("Access-Control-Expose-Headers", EXPOSED)
+        .putHeader("X-Georesolver-Claim", a != null && a.claim() != null ? a.claim().wire() : "none")
+        .putHeader("X-Georesolver-Source", a != null && a.source() != null ? HeaderText.of(a.source()) : "none")
+        .putHeader("X-Georesolver-Degraded", Boolean.toString(a != null && a.degraded()))
+        .putHeader("X-Georesolver-Notice", HeaderText.of(notice));
+    if (traceId != null) {
+      resp.putHeader("X-Trace-Id", traceId);
+    }
+    r.headers().forEach(resp::putHeader);
+    resp.end(r.body());
+  }
+
+  private static Answer answerOf(Outcome o) {
+    if (o instanceof Outcome.Found f) {
+      return f.answer();
+    }
+    if (o instanceof Outcome.NotFound n) {
+      return n.answer();
+    }
+    return o instanceof Outcome.Unavailable u ? u.answer() : null;
+  }
+
+  private static String notice(Outcome o, Answer a) {
+    if (a != null && a.notice() != null) {
+      return a.notice();
+    }
+    if (o instanceof Outcome.Invalid i) {
+      return i.message();
+    }
+    if (o instanceof Outcome.Denied d) {
+      return d.message();
+    }
+    if (o instanceof Outcome.RateLimited r) {
+      return r.message();
+    }
+    if (o instanceof Outcome.Unavailable u) {
+      return u.message();
+    }
+    if (o instanceof Outcome.Failed f) {
+      return f.message();
+    }
+    return o instanceof Outcome.NotFound ? "Nothing to look for." : "";
+  }
+
+  /** The caller's {@code X-Request-Id} or W3C {@code traceparent} trace id, else a new one (as on {@code /v1}). */
+  static String traceId(HttpServerRequest req) {
+    String rid = req.getHeader("X-Request-Id");
+    if (rid != null && TRACE.matcher(rid).matches()) {
+      return rid;
+    }
+    String tp = req.getHeader("traceparent");
+    if (tp != null) {
+      String[] parts = tp.split("-");
+      if (parts.length >= 3 && parts[1].length() == 32 && TRACE.matcher(parts[1]).matches()) {
+        return parts[1];
+      }
+    }
+    return TraceIds.next();
+  }
+}

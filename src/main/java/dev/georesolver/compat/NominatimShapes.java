@@ -1,0 +1,263 @@
+package dev.georesolver.compat;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import dev.georesolver.provider.Direction;
+import io.vertx.core.buffer.Buffer;
+
+import java.io.IOException;
+import java.util.Map;
+
+/**
+ * Outcomes in Nominatim's own shapes. Pure and thread-safe.
+ *
+ * <ul>
+ *   <li>json / jsonv2: {@code lat} and {@code lon} are decimal strings (7 decimals),
+ *       {@code boundingbox} is {@code [minlat, maxlat, minlon, maxlon]} as strings,
+ *       {@code display_name} is never empty (the rung's label, else the question, else the
+ *       coordinates), {@code class} (json) or {@code category} (jsonv2), {@code type},
+ *       {@code place_rank} and {@code addresstype} from the answer's precision
+ *       ({@link PlaceKind}), {@code importance} the answer's confidence, {@code place_id} a stable
+ *       number from the idempotency key, {@code licence} naming the tier that answered, and
+ *       {@code address} ({@code {}}: the chain's answer carries no address parts) with
+ *       {@code addressdetails}. No OSM id: the place need not be an OSM object.
+ *   <li>geojson / geocodejson: FeatureCollections as Nominatim writes them.
+ *   <li>No result: search {@code []} (or an empty FeatureCollection), reverse
+ *       {@code {"error":"Unable to geocode"}}, both HTTP 200.
+ *   <li>Errors: {@code {"error":{"code":N,"message":"…"}}} with status N: 400 bad input, 401 (with
+ *       {@code WWW-Authenticate}) / 403 refused credentials, 429 (with {@code Retry-After}) rate
+ *       limit, 503 rungs failed or misconfigured, 504 the router did not answer in time, 500 router
+ *       error.
+ * </ul>
+ */
+public final class NominatimShapes {
+
+  private static final Buffer EMPTY_ARRAY = Buffer.buffer("[]");
+  private static final Buffer UNABLE = Buffer.buffer("{\"error\":\"Unable to geocode\"}");
+
+  private NominatimShapes() {}
+
+  /** The answer for {@code outcome} of a search ({@code FORWARD}) or reverse lookup. */
+  public static Rendered render(Outcome outcome, Direction direction, NominatimRequests.Options o) {
+    boolean reverse = direction == Direction.REVERSE;
+    if (outcome instanceof Outcome.Found f) {
+      return Rendered.json(200, found(f.answer(), reverse, o));
+    }
+    if (outcome instanceof Outcome.NotFound) {
+      return Rendered.json(200, reverse ? UNABLE : nothing(o));
+    }
+    if (outcome instanceof Outcome.Invalid i) {
+      return error(400, i.message(), Map.of());
+    }
+    if (outcome instanceof Outcome.Denied d) {
+      return error(d.status(), d.message(), d.status() == 401
+          ? Map.of("WWW-Authenticate", "Bearer realm=\"georesolver\"") : Map.of());
+    }
+    if (outcome instanceof Outcome.RateLimited r) {
+      return error(429, r.message(), Map.of("Retry-After", Long.toString(r.retryAfterS())));
+    }
+    if (outcome instanceof Outcome.Unavailable u) {
+      return error(u.status(), u.message(), Map.of());
+    }
+    return error(500, ((Outcome.Failed) outcome).message(), Map.of());
+  }
+
+  /** Nominatim's error JSON with its status. */
+  public static Rendered error(int status, String message, Map<String, String> headers) {
+    Buffer body = JsonWriting.json(g -> {
+      g.writeStartObject();
+      g.writeObjectFieldStart("error");
+      g.writeNumberField("code", status);
+      g.writeStringField("message", message);
+      g.writeEndObject();
+      g.writeEndObject();
+    });
+    return new Rendered(status, Rendered.JSON, body, headers);
+  }
+
+  private static Buffer nothing(NominatimRequests.Options o) {
+    return switch (o.format()) {
+      case JSON, JSONV2 -> EMPTY_ARRAY;
+      case GEOJSON, GEOCODEJSON -> collection(null, o);
+    };
+  }
+
+  private static Buffer found(Answer a, boolean reverse, NominatimRequests.Options o) {
+    return switch (o.format()) {
+      case JSON, JSONV2 -> JsonWriting.json(g -> {
+        if (!reverse) {
+          g.writeStartArray();
+        }
+        place(g, a, o);
+        if (!reverse) {
+          g.writeEndArray();
+        }
+      });
+      case GEOJSON, GEOCODEJSON -> collection(a, o);
+    };
+  }
+
+  private static void place(JsonGenerator g, Answer a, NominatimRequests.Options o) throws IOException {
+    PlaceKind k = PlaceKind.of(a.precision());
+    g.writeStartObject();
+    g.writeNumberField("place_id", placeId(a));
+    g.writeStringField("licence", licence(a));
+    g.writeStringField("lat", JsonWriting.fixed7(a.lat()));
+    g.writeStringField("lon", JsonWriting.fixed7(a.lon()));
+    describe(g, a, k, o, o.format() == NominatimFormat.JSON ? "class" : "category");
+    double[] b = box(a, k);
+    g.writeArrayFieldStart("boundingbox");
+    g.writeString(JsonWriting.fixed7(b[0]));
+    g.writeString(JsonWriting.fixed7(b[1]));
+    g.writeString(JsonWriting.fixed7(b[2]));
+    g.writeString(JsonWriting.fixed7(b[3]));
+    g.writeEndArray();
+    g.writeEndObject();
+  }
+
+  /** The fields json, jsonv2 and geojson places share: kind, rank, importance, names, address. */
+  private static void describe(JsonGenerator g, Answer a, PlaceKind k, NominatimRequests.Options o, String classLabel)
+      throws IOException {
+    g.writeStringField(classLabel, k.nominatimClass());
+    g.writeStringField("type", k.nominatimType());
+    g.writeNumberField("place_rank", k.rank());
+    g.writeNumberField("importance", importance(a));
+    g.writeStringField("addresstype", k.addressType());
+    g.writeStringField("name", name(a));
+    g.writeStringField("display_name", displayName(a, o));
+    if (o.addressDetails()) {
+      g.writeObjectFieldStart("address");
+      g.writeEndObject();
+    }
+  }
+
+  /** A FeatureCollection of zero or one feature. */
+  private static Buffer collection(Answer a, NominatimRequests.Options o) {
+    boolean geocodeJson = o.format() == NominatimFormat.GEOCODEJSON;
+    return JsonWriting.json(g -> {
+      g.writeStartObject();
+      g.writeStringField("type", "FeatureCollection");
+      if (geocodeJson) {
+        g.writeObjectFieldStart("geocoding");
+        g.writeStringField("version", "0.1.0");
+        g.writeStringField("attribution", a == null ? licence(null) : licence(a));
+        g.writeStringField("licence", "see attribution");
+        if (!o.query().isEmpty()) {
+          g.writeStringField("query", o.query());
+        }
+        g.writeEndObject();
+      } else {
+        g.writeStringField("licence", a == null ? licence(null) : licence(a));
+      }
+      g.writeArrayFieldStart("features");
+      if (a != null) {
+        feature(g, a, o, geocodeJson);
+      }
+      g.writeEndArray();
+      g.writeEndObject();
+    });
+  }
+
+  private static void feature(JsonGenerator g, Answer a, NominatimRequests.Options o, boolean geocodeJson) throws IOException {
+    PlaceKind k = PlaceKind.of(a.precision());
+    g.writeStartObject();
+    g.writeStringField("type", "Feature");
+    g.writeObjectFieldStart("properties");
+    if (geocodeJson) {
+      g.writeObjectFieldStart("geocoding");
+      g.writeNumberField("place_id", placeId(a));
+      g.writeStringField("osm_key", k.nominatimClass());
+      g.writeStringField("osm_value", k.nominatimType());
+      g.writeStringField("type", k.geocodeJsonType());
+      g.writeStringField("label", displayName(a, o));
+      String name = name(a);
+      if (!name.isEmpty()) {
+        g.writeStringField("name", name);
+      }
+      if (o.addressDetails()) {
+        g.writeObjectFieldStart("admin");
+        g.writeEndObject();
+      }
+      g.writeEndObject();
+    } else {
+      g.writeNumberField("place_id", placeId(a));
+      describe(g, a, k, o, "category");
+    }
+    g.writeEndObject();
+    if (!geocodeJson) {
+      double[] b = box(a, k);
+      g.writeArrayFieldStart("bbox");
+      g.writeNumber(JsonWriting.round7(b[2]));
+      g.writeNumber(JsonWriting.round7(b[0]));
+      g.writeNumber(JsonWriting.round7(b[3]));
+      g.writeNumber(JsonWriting.round7(b[1]));
+      g.writeEndArray();
+    }
+    g.writeObjectFieldStart("geometry");
+    g.writeStringField("type", "Point");
+    g.writeArrayFieldStart("coordinates");
+    g.writeNumber(a.lon());
+    g.writeNumber(a.lat());
+    g.writeEndArray();
+    g.writeEndObject();
+    g.writeEndObject();
+  }
+
+  /** {@code [minlat, maxlat, minlon, maxlon]} around the point, sized by its precision. */
+  static double[] box(Answer a, PlaceKind k) {
+    double h = k.halfExtentDeg();
+    return new double[] {
+        JsonWriting.clamp(a.lat() - h, -90, 90), JsonWriting.clamp(a.lat() + h, -90, 90),
+        JsonWriting.clamp(a.lon() - h, -180, 180), JsonWriting.clamp(a.lon() + h, -180, 180)};
+  }
+
+  /**
+   * A stable place number: the first 52 bits of the idempotency key (exact in a JavaScript number),
+   * else of the point.
+   */
+  static long placeId(Answer a) {
+    String key = a.idempotencyKey();
+    if (key != null && key.length() >= 13) {
+      try {
+        return Long.parseLong(key.substring(0, 13), 16);
+      } catch (NumberFormatException e) {
+        // not hex: fall through to the point
+      }
+    }
+    long h = Double.hashCode(a.lat()) * 31L + Double.hashCode(a.lon());
+    return h & 0xF_FFFF_FFFF_FFFFL;
+  }
+
+  /** Confidence as importance (0 when unknown). */
+  static double importance(Answer a) {
+    return a.confidence() == null ? 0 : a.confidence();
+  }
+
+  /** The label's first part ("London" of "London, England, United Kingdom"), or empty. */
+  static String name(Answer a) {
+    if (a.label() == null) {
+      return "";
+    }
+    int comma = a.label().indexOf(',');
+    return (comma < 0 ? a.label() : a.label().substring(0, comma)).strip();
+  }
+
+  /** Never empty: the label, else the question, else the coordinates. */
+  static String displayName(Answer a, NominatimRequests.Options o) {
+    if (a.label() != null && !a.label().isBlank()) {
+      return a.label();
+    }
+    if (o.query() != null && !o.query().isBlank()) {
+      return o.query();
+    }
+    return JsonWriting.fixed7(a.lat()) + ", " + JsonWriting.fixed7(a.lon());
+  }
+
+  /** Attribution: the data is the answering provider's, under its terms. */
+  static String licence(Answer a) {
+    if (a == null || a.source() == null) {
+      return "Resolved by georesolver; the answering provider's terms apply.";
+    }
+    String claim = a.claim() == null ? "" : " (" + a.claim().wire() + ")";
+    return "Resolved by georesolver from " + a.source() + claim + "; the provider's terms apply.";
+  }
+}

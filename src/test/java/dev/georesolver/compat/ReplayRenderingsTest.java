@@ -1,0 +1,40 @@
+package dev.georesolver.compat;
+
+import dev.georesolver.provider.Direction;
+import io.vertx.core.buffer.Buffer;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ReplayRenderingsTest {
+
+  private static final ReplayRenderings.Reply REPLY =
+      new ReplayRenderings.Reply(new Outcome.NotFound(null), Rendered.json(200, Buffer.buffer("[]")));
+
+  @Test
+  @DisplayName("one stored answer is rendered once per direction and options; an equal but distinct buffer is another answer")
+  void renderedOncePerStoredAnswer() {
+    ReplayRenderings<GoogleRequests.Options> r = new ReplayRenderings<>();
+    AtomicInteger renders = new AtomicInteger();
+    Buffer stored = Buffer.buffer("{\"status\":\"resolved\"}");
+    for (int i = 0; i < 3; i++) {
+      r.get(stored, Direction.FORWARD, new GoogleRequests.Options("q"), () -> {
+        renders.incrementAndGet();
+        return REPLY;
+      });
+    }
+    assertThat(renders).hasValue(1);
+    r.get(stored, Direction.FORWARD, new GoogleRequests.Options("other question"), () -> {
+      renders.incrementAndGet();
+      return REPLY;
+    });
+    r.get(Buffer.buffer("{\"status\":\"resolved\"}"), Direction.FORWARD, new GoogleRequests.Options("q"), () -> {
+      renders.incrementAndGet();
+      return REPLY;
+    });
+    assertThat(renders).hasValue(3);
+  }
+}
