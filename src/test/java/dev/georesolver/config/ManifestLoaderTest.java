@@ -68,6 +68,18 @@ class ManifestLoaderTest {
     return ManifestLoader.parse(yaml, NO_ENV);
   }
 
+  private static void assertBreaker(BreakerConfig b, int failureThreshold, long halfOpenTimeoutMs, int successThreshold) {
+    assertThat(b.failureThreshold()).isEqualTo(failureThreshold);
+    assertThat(b.halfOpenTimeoutMs()).isEqualTo(halfOpenTimeoutMs);
+    assertThat(b.successThreshold()).isEqualTo(successThreshold);
+  }
+
+  private static void assertIntent(IntentConfig i, String name, long maxCacheAgeS, Set<Claim> claims) {
+    assertThat(i.name()).isEqualTo(name);
+    assertThat(i.maxCacheAgeS()).isEqualTo(maxCacheAgeS);
+    assertThat(i.claims()).isEqualTo(claims);
+  }
+
   private static List<String> problems(String yaml) {
     ManifestException e = catchThrowableOfType(ManifestException.class, () -> ManifestLoader.parse(yaml, NO_ENV));
     assertThat(e).as("the manifest should be refused:%n%s", yaml).isNotNull();
@@ -155,6 +167,16 @@ class ManifestLoaderTest {
         """)
     void shouldReportABadRoutingField(String line, String expected) {
       assertThat(problems(manifestWithRouting("  " + line + "\n", tier()))).containsExactly(expected);
+    }
+
+    @Test
+    @DisplayName("key_strategy means something: the one strategy implemented is accepted, any other is refused")
+    void shouldAcceptOnlyTheImplementedKeyStrategy() throws Exception {
+      String implemented = "  idempotency: {key_strategy: \"sha256(normalized_address + bounding_box)\"}\n";
+      assertThat(parse(manifestWithRouting(implemented, tier())).routing().idempotency().get(IdempotencyConfig.KEY_STRATEGY))
+          .isEqualTo(dev.georesolver.normalize.IdempotencyKey.STRATEGY);
+      assertThat(problems(manifestWithRouting("  idempotency: {key_strategy: \"md5(address)\"}\n", tier()))).containsExactly(
+          "routing.idempotency.key_strategy must be \"sha256(normalized_address + bounding_box)\", the only key strategy supported");
     }
 
     @Test
@@ -307,12 +329,14 @@ class ManifestLoaderTest {
       assertThat(t.retryBudget()).isEqualTo(2);
       assertThat(t.retryBackoffMs()).isEqualTo(20);
       assertThat(t.rateLimitPerS()).isEqualTo(7.5);
-      assertThat(t.credential()).isEqualTo(new CredentialConfig(CredentialPlacement.queryParam("key"), "GOOGLE_KEY", null));
+      assertThat(t.credential().placement()).isEqualTo(CredentialPlacement.queryParam("key"));
+      assertThat(t.credential().env()).isEqualTo("GOOGLE_KEY");
+      assertThat(t.credential().file()).isNull();
       assertThat(t.schemaMode()).isEqualTo(SchemaMode.RELAXED);
       assertThat(t.headers()).containsExactly(Map.entry("User-Agent", "georesolver-test"));
       assertThat(t.notice()).isEqualTo("Per {tier}, ");
       assertThat(t.poolSize()).isEqualTo(8);
-      assertThat(t.breaker()).isEqualTo(new BreakerConfig(2, 500, 1));
+      assertBreaker(t.breaker(), 2, 500, 1);
     }
   }
 
@@ -382,8 +406,8 @@ class ManifestLoaderTest {
 
       assertThat(m.defaultIntent()).isEqualTo("quick");
       assertThat(m.intentNames()).containsExactlyInAnyOrder("quick", "careful");
-      assertThat(m.intent("quick")).contains(new IntentConfig("quick", 60, Set.of()));
-      assertThat(m.intent("careful")).contains(new IntentConfig("careful", 604_800, Set.of(Claim.EXACT)));
+      assertIntent(m.intent("quick").orElseThrow(), "quick", 60, Set.of());
+      assertIntent(m.intent("careful").orElseThrow(), "careful", 604_800, Set.of(Claim.EXACT));
     }
 
     @Test
@@ -459,8 +483,16 @@ class ManifestLoaderTest {
       assertThat(r.budgetMs()).isEqualTo(2500);
       assertThat(r.maxBudgetMs()).isEqualTo(10_000);
       assertThat(r.admissionFactor()).isEqualTo(0.5);
-      assertThat(r.idempotency()).isEqualTo(new IdempotencyConfig(
-          "sha256(normalized_address + bounding_box)", 3600, 60, "memory", 100_000, "geo:", 100, 30L * 86_400));
+      IdempotencyConfig i = r.idempotency();
+      assertThat(i.get(IdempotencyConfig.KEY_STRATEGY)).isEqualTo("sha256(normalized_address + bounding_box)");
+      assertThat(i.ttlSeconds()).isEqualTo(3600);
+      assertThat(i.degradedTtlSeconds()).isEqualTo(60);
+      assertThat(i.store()).isEqualTo("memory");
+      assertThat(i.redis()).isFalse();
+      assertThat(i.maxEntries()).isEqualTo(100_000);
+      assertThat(i.keyPrefix()).isEqualTo("geo:");
+      assertThat(i.commandTimeoutMs()).isEqualTo(100);
+      assertThat(i.indexTtlSeconds()).isEqualTo(30L * 86_400);
     }
 
     @Test
@@ -468,7 +500,8 @@ class ManifestLoaderTest {
       TierConfig t = parse(manifest(tier("timeout_ms: 1200"))).routing().tiers().get(0);
 
       assertThat(t.typicalMs()).as("typical = timeout / 2").isEqualTo(600);
-      assertThat(t.breaker()).isEqualTo(new BreakerConfig(5, 30_000, 3));
+      assertBreaker(t.breaker(), 5, 30_000, 3);
+      assertThat(t.breaker()).isEqualTo(BreakerConfig.defaults());
       assertThat(t.retryBudget()).isZero();
       assertThat(t.retryBackoffMs()).isEqualTo(50);
       assertThat(t.rateLimitPerS()).isZero();
@@ -478,6 +511,7 @@ class ManifestLoaderTest {
       assertThat(t.credential()).isNull();
       assertThat(t.headers()).isEmpty();
       assertThat(t.notice()).isNull();
+      assertThat(t.reverseRadiusM()).as("0: the adapter's own").isZero();
     }
 
     @Test
@@ -489,10 +523,10 @@ class ManifestLoaderTest {
     void shouldDefineDescribeMeasureAndContainWhenNoIntentsAreGiven() throws Exception {
       Manifest m = parse(manifest(tier()));
 
-      assertThat(m.intents()).containsOnly(
-          Map.entry("describe", new IntentConfig("describe", 604_800, Set.of())),
-          Map.entry("measure", new IntentConfig("measure", 3600, Set.of())),
-          Map.entry("contain", new IntentConfig("contain", 0, Set.of(Claim.EXACT))));
+      assertThat(m.intents()).containsOnlyKeys("describe", "measure", "contain");
+      assertIntent(m.intents().get("describe"), "describe", 604_800, Set.of());
+      assertIntent(m.intents().get("measure"), "measure", 3600, Set.of());
+      assertIntent(m.intents().get("contain"), "contain", 0, Set.of(Claim.EXACT));
       assertThat(m.defaultIntent()).isEqualTo("describe");
       assertThat(m.crsDefinitions()).isEmpty();
     }
