@@ -61,6 +61,9 @@ public final class TierConfig extends Settings {
   /** Base of the full-jitter exponential backoff, milliseconds; default 50 ms. */
   public static final Field<Long> RETRY_BACKOFF_MS = SECTION.longs("retry_backoff_ms", 0, Long.MAX_VALUE).byDefault(50L);
 
+  /** The longest a provider's Retry-After may hold this tier's breaker open, milliseconds; default 300,000 ms (5 min). */
+  public static final Field<Long> RETRY_AFTER_MAX_MS = SECTION.longs("retry_after_max_ms", 1, Long.MAX_VALUE).byDefault(300_000L);
+
   /** Outbound calls allowed per second; default 0, which means unlimited. */
   public static final Field<Double> RATE_LIMIT_PER_S = SECTION.number("rate_limit_per_s", Double.NEGATIVE_INFINITY,
       Double.POSITIVE_INFINITY).byDefault(0.0).check(r -> r >= 0, "must be >= 0 (0 means unlimited)");
@@ -172,6 +175,11 @@ public final class TierConfig extends Settings {
   /** See {@link #RETRY_BACKOFF_MS}. */
   public long retryBackoffMs() {
     return get(RETRY_BACKOFF_MS);
+  }
+
+  /** See {@link #RETRY_AFTER_MAX_MS}. */
+  public long retryAfterMaxMs() {
+    return get(RETRY_AFTER_MAX_MS);
   }
 
   /** See {@link #RATE_LIMIT_PER_S}. */

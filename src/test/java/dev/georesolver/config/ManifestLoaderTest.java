@@ -240,6 +240,8 @@ class ManifestLoaderTest {
         retry_budget: 4294967297                     | routing.tiers[0].retry_budget must be in [0, 10]
         retry_budget: 1.5                            | routing.tiers[0].retry_budget must be an integer
         retry_backoff_ms: -1                         | routing.tiers[0].retry_backoff_ms must be >= 0
+        retry_after_max_ms: 0                        | routing.tiers[0].retry_after_max_ms must be > 0
+        retry_after_max_ms: 5m                       | routing.tiers[0].retry_after_max_ms must be > 0
         rate_limit_per_s: -1                         | routing.tiers[0].rate_limit_per_s must be >= 0 (0 means unlimited)
         rate_limit_per_s: -0.5                       | routing.tiers[0].rate_limit_per_s must be >= 0 (0 means unlimited)
         schema_validation: lenient                   | routing.tiers[0].schema_validation must be strict or relaxed
@@ -315,7 +317,7 @@ class ManifestLoaderTest {
     @Test
     void shouldReadEveryTierField() throws Exception {
       TierConfig t = parse(manifest(tier("adapter: google", "endpoint: https://maps.example/geocode", "region: eu",
-          "typical_ms: 300", "retry_budget: 2", "retry_backoff_ms: 20", "rate_limit_per_s: 7.5",
+          "typical_ms: 300", "retry_budget: 2", "retry_backoff_ms: 20", "retry_after_max_ms: 60000", "rate_limit_per_s: 7.5",
           "credential: {query_param: key, env: GOOGLE_KEY}", "schema_validation: relaxed",
           "headers: {User-Agent: georesolver-test}", "notice: 'Per {tier}, '", "pool_size: 8",
           "circuit_breaker: {failure_threshold: 2, half_open_timeout_ms: 500, success_threshold: 1}")))
@@ -328,6 +330,7 @@ class ManifestLoaderTest {
       assertThat(t.typicalMs()).isEqualTo(300);
       assertThat(t.retryBudget()).isEqualTo(2);
       assertThat(t.retryBackoffMs()).isEqualTo(20);
+      assertThat(t.retryAfterMaxMs()).isEqualTo(60_000);
       assertThat(t.rateLimitPerS()).isEqualTo(7.5);
       assertThat(t.credential().placement()).isEqualTo(CredentialPlacement.queryParam("key"));
       assertThat(t.credential().env()).isEqualTo("GOOGLE_KEY");
@@ -504,6 +507,7 @@ class ManifestLoaderTest {
       assertThat(t.breaker()).isEqualTo(BreakerConfig.defaults());
       assertThat(t.retryBudget()).isZero();
       assertThat(t.retryBackoffMs()).isEqualTo(50);
+      assertThat(t.retryAfterMaxMs()).as("5 minutes").isEqualTo(300_000);
       assertThat(t.rateLimitPerS()).isZero();
       assertThat(t.schemaMode()).isEqualTo(SchemaMode.STRICT);
       assertThat(t.poolSize()).isEqualTo(64);
