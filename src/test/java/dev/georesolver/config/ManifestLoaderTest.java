@@ -3,6 +3,7 @@ package dev.georesolver.config;
 import dev.georesolver.geo.Claim;
 import dev.georesolver.provider.CredentialPlacement;
 import dev.georesolver.provider.SchemaMode;
+import dev.georesolver.support.ManifestBuilder;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -16,7 +17,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -30,29 +30,9 @@ class ManifestLoaderTest {
 
   private static final Map<String, String> NO_ENV = Map.of();
 
-  /** A valid tier's fields; a test overrides some with {@code "key: value"} or drops one with {@code "-key"}. */
+  /** A valid tier ({@link ManifestBuilder#tierEntry}); a test overrides fields with {@code "key: value"} or drops one with {@code "-key"}. */
   private static String tier(String... overrides) {
-    Map<String, String> f = new LinkedHashMap<>();
-    f.put("name", "t1");
-    f.put("adapter", "generic");
-    f.put("endpoint", "http://geo.example/v1");
-    f.put("claim", "exact");
-    f.put("timeout_ms", "1000");
-    for (String o : overrides) {
-      if (o.startsWith("-")) {
-        f.remove(o.substring(1));
-      } else {
-        int colon = o.indexOf(": ");
-        f.put(o.substring(0, colon), o.substring(colon + 2));
-      }
-    }
-    StringBuilder sb = new StringBuilder();
-    String lead = "    - ";
-    for (Map.Entry<String, String> e : f.entrySet()) {
-      sb.append(lead).append(e.getKey()).append(": ").append(e.getValue()).append('\n');
-      lead = "      ";
-    }
-    return sb.toString();
+    return ManifestBuilder.tierEntry(overrides);
   }
 
   /** A manifest with these routing lines (two-space indented) and tiers. */

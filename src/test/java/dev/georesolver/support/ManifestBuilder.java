@@ -98,13 +98,22 @@ public final class ManifestBuilder {
    * {@code fields} ({@code "typical_ms: 300"}) added or overriding, and {@code "-key"} dropping one.
    */
   public static TierConfig tierConfig(String... fields) {
+    return TierConfig.SECTION.parse(mapping(validTier(), fields, ""));
+  }
+
+  /** The same tier as {@link #tierConfig}, as an entry of {@code routing.tiers} (YAML text, indented). */
+  public static String tierEntry(String... fields) {
+    return listEntry(validTier(), fields);
+  }
+
+  private static Map<String, String> validTier() {
     Map<String, String> f = new LinkedHashMap<>();
     f.put("name", "t1");
     f.put("adapter", "generic");
     f.put("endpoint", "http://geo.example");
     f.put("claim", "exact");
     f.put("timeout_ms", "1000");
-    return TierConfig.SECTION.parse(mapping(f, fields, ""));
+    return f;
   }
 
   /** Breaker settings from {@code key: value} fields, the others at their defaults. */
