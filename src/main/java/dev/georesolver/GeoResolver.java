@@ -111,13 +111,6 @@ public final class GeoResolver {
         .filter(i -> manifest.enabledTiers().stream().noneMatch(t -> i.accepts(t.claim())))
         .forEach(i -> log.warn("intent {} has no rung left (tiers disabled at start): its requests will be answered 503 misconfigured",
             i.name()));
-    // Secrets are read here, on the deploying thread: a credential file is blocking I/O.
-    Map<String, Secret> secrets = new java.util.HashMap<>();
-    for (TierConfig t : manifest.enabledTiers()) {
-      if (t.credential() != null) {
-        Secret.read(t.credential(), o.env()).ifPresent(s -> secrets.put(t.name(), s));
-      }
-    }
     var idem = manifest.routing().idempotency();
     Future<Void> chain = vertx.deployVerticle(new DedupeVerticle(idem, o.redisUrl(), o.clock(), () -> o.ticker().nanoTime(), metrics))
         .map(ids::add).mapEmpty();
@@ -125,7 +118,7 @@ public final class GeoResolver {
       chain = chain.compose(v -> vertx.deployVerticle(new IndexVerticle(idem, o.redisUrl(), o.clock(), metrics))).map(ids::add).mapEmpty();
     }
     for (TierConfig t : manifest.enabledTiers()) {
-      chain = chain.compose(v -> deployTier(vertx, manifest, t, secrets.get(t.name()), o, metrics)).map(ids::add).mapEmpty();
+      chain = chain.compose(v -> deployTier(vertx, manifest, t, manifest.secret(t.name()).orElse(null), o, metrics)).map(ids::add).mapEmpty();
     }
     return chain
         .compose(v -> vertx.deployVerticle(() -> new ChainVerticle(manifest, o.clock(), o.ticker(), metrics),

@@ -1,17 +1,22 @@
 package dev.georesolver.config;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * A tier's credential. {@link #toString()} never shows it, so it cannot leak through a log line or
  * an exception message; only {@link #reveal()} gives the value, at the one place it is sent.
+ * Immutable and thread-safe.
  */
 public final class Secret {
+
+  /** The largest credential file read, bytes: a bigger one is refused, not read whole. */
+  static final int MAX_FILE_BYTES = 64 * 1024;
 
   private final String value;
 
@@ -25,26 +30,35 @@ public final class Secret {
   }
 
   /**
-   * Reads a tier's secret from its source: the environment variable or the file (trailing
-   * whitespace trimmed). Blocking for files: call at start-up.
+   * What looking a credential up found: the secret, or why there is none.
    *
-   * @return empty when the source is unset, empty or unreadable
+   * @param secret the value, trimmed, or null
+   * @param missing why there is none, naming the variable or file (never a value), or null
    */
-  public static Optional<Secret> read(CredentialConfig c, Map<String, String> env) {
-    if (c == null) {
-      return Optional.empty();
-    }
-    String v;
+  record Lookup(Secret secret, String missing) {}
+
+  /**
+   * Reads a tier's secret from its source, once: the environment variable, or the file (at most
+   * {@value #MAX_FILE_BYTES} bytes, surrounding whitespace trimmed). Blocking for files: call at start-up.
+   */
+  static Lookup lookup(CredentialConfig c, Map<String, String> env) {
     if (c.env() != null) {
-      v = env.get(c.env());
-    } else {
-      try {
-        v = Files.readString(Path.of(c.file()), StandardCharsets.UTF_8);
-      } catch (IOException e) {
-        v = null;
-      }
+      String v = env.get(c.env());
+      return v == null || v.isBlank()
+          ? new Lookup(null, "credential environment variable " + c.env() + " is unset")
+          : new Lookup(new Secret(v.strip()), null);
     }
-    return v == null || v.isBlank() ? Optional.empty() : Optional.of(new Secret(v.strip()));
+    byte[] bytes;
+    try (InputStream in = Files.newInputStream(Path.of(c.file()))) {
+      bytes = in.readNBytes(MAX_FILE_BYTES + 1);
+    } catch (IOException | InvalidPathException e) {
+      return new Lookup(null, "credential file " + c.file() + " is not readable");
+    }
+    if (bytes.length > MAX_FILE_BYTES) {
+      return new Lookup(null, "credential file " + c.file() + " is larger than " + MAX_FILE_BYTES + " bytes");
+    }
+    String v = new String(bytes, StandardCharsets.UTF_8);
+    return v.isBlank() ? new Lookup(null, "credential file " + c.file() + " is empty") : new Lookup(new Secret(v.strip()), null);
   }
 
   /** The value, for placing on an outbound request only. */

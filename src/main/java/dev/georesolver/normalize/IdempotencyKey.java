@@ -21,6 +21,9 @@ public final class IdempotencyKey {
     }
   });
 
+  /** This key as the manifest names it ({@code routing.idempotency.key_strategy}): the only strategy there is. */
+  public static final String STRATEGY = "sha256(normalized_address + bounding_box)";
+
   private IdempotencyKey() {}
 
   /**

@@ -1,15 +1,12 @@
 package dev.georesolver.chain;
 
-import dev.georesolver.config.BreakerConfig;
 import dev.georesolver.config.TierConfig;
-import dev.georesolver.geo.Claim;
-import dev.georesolver.provider.SchemaMode;
+import dev.georesolver.support.ManifestBuilder;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -17,8 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class LadderViewTest {
 
   private static TierConfig tier(String name, long typicalMs) {
-    return new TierConfig(name, "generic", "http://geo.example", Claim.EXACT, "global", 2000, typicalMs, 0, 50, 0, null,
-        BreakerConfig.defaults(), SchemaMode.STRICT, Map.of(), null, 64, 0);
+    return ManifestBuilder.tierConfig("name: " + name, "timeout_ms: 2000", "typical_ms: " + typicalMs);
   }
 
   private final TierConfig primary = tier("primary", 300);

@@ -2,10 +2,9 @@ package dev.georesolver.chain;
 
 import dev.georesolver.bus.Attempt;
 import dev.georesolver.bus.Hit;
-import dev.georesolver.config.BreakerConfig;
 import dev.georesolver.config.TierConfig;
 import dev.georesolver.geo.Claim;
-import dev.georesolver.provider.SchemaMode;
+import dev.georesolver.support.ManifestBuilder;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -14,7 +13,6 @@ import org.junit.jupiter.params.provider.CsvSource;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -24,8 +22,8 @@ class NoticesTest {
   private static final long NOW = 1_767_225_600_000L;
 
   private static TierConfig tier(String name, Claim claim, String notice) {
-    return new TierConfig(name, "generic", "http://geo.example", claim, "global", 1000, 500, 0, 50, 0, null,
-        BreakerConfig.defaults(), SchemaMode.STRICT, Map.of(), notice, 64, 0);
+    return ManifestBuilder.tierConfig("name: " + name, "claim: " + claim.wire(), "typical_ms: 500",
+        notice == null ? "-notice" : "notice: '" + notice.replace("'", "''") + "'");
   }
 
   private static Hit hitObservedAt(Long observedAtMs) {

@@ -3,6 +3,7 @@ package dev.georesolver.config;
 import dev.georesolver.geo.Claim;
 import dev.georesolver.provider.CredentialPlacement;
 import dev.georesolver.provider.SchemaMode;
+import dev.georesolver.support.ManifestBuilder;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -16,7 +17,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -30,29 +30,9 @@ class ManifestLoaderTest {
 
   private static final Map<String, String> NO_ENV = Map.of();
 
-  /** A valid tier's fields; a test overrides some with {@code "key: value"} or drops one with {@code "-key"}. */
+  /** A valid tier ({@link ManifestBuilder#tierEntry}); a test overrides fields with {@code "key: value"} or drops one with {@code "-key"}. */
   private static String tier(String... overrides) {
-    Map<String, String> f = new LinkedHashMap<>();
-    f.put("name", "t1");
-    f.put("adapter", "generic");
-    f.put("endpoint", "http://geo.example/v1");
-    f.put("claim", "exact");
-    f.put("timeout_ms", "1000");
-    for (String o : overrides) {
-      if (o.startsWith("-")) {
-        f.remove(o.substring(1));
-      } else {
-        int colon = o.indexOf(": ");
-        f.put(o.substring(0, colon), o.substring(colon + 2));
-      }
-    }
-    StringBuilder sb = new StringBuilder();
-    String lead = "    - ";
-    for (Map.Entry<String, String> e : f.entrySet()) {
-      sb.append(lead).append(e.getKey()).append(": ").append(e.getValue()).append('\n');
-      lead = "      ";
-    }
-    return sb.toString();
+    return ManifestBuilder.tierEntry(overrides);
   }
 
   /** A manifest with these routing lines (two-space indented) and tiers. */
@@ -66,6 +46,18 @@ class ManifestLoaderTest {
 
   private static Manifest parse(String yaml) throws ManifestException {
     return ManifestLoader.parse(yaml, NO_ENV);
+  }
+
+  private static void assertBreaker(BreakerConfig b, int failureThreshold, long halfOpenTimeoutMs, int successThreshold) {
+    assertThat(b.failureThreshold()).isEqualTo(failureThreshold);
+    assertThat(b.halfOpenTimeoutMs()).isEqualTo(halfOpenTimeoutMs);
+    assertThat(b.successThreshold()).isEqualTo(successThreshold);
+  }
+
+  private static void assertIntent(IntentConfig i, String name, long maxCacheAgeS, Set<Claim> claims) {
+    assertThat(i.name()).isEqualTo(name);
+    assertThat(i.maxCacheAgeS()).isEqualTo(maxCacheAgeS);
+    assertThat(i.claims()).isEqualTo(claims);
   }
 
   private static List<String> problems(String yaml) {
@@ -158,6 +150,16 @@ class ManifestLoaderTest {
     }
 
     @Test
+    @DisplayName("key_strategy means something: the one strategy implemented is accepted, any other is refused")
+    void shouldAcceptOnlyTheImplementedKeyStrategy() throws Exception {
+      String implemented = "  idempotency: {key_strategy: \"sha256(normalized_address + bounding_box)\"}\n";
+      assertThat(parse(manifestWithRouting(implemented, tier())).routing().idempotency().get(IdempotencyConfig.KEY_STRATEGY))
+          .isEqualTo(dev.georesolver.normalize.IdempotencyKey.STRATEGY);
+      assertThat(problems(manifestWithRouting("  idempotency: {key_strategy: \"md5(address)\"}\n", tier()))).containsExactly(
+          "routing.idempotency.key_strategy must be \"sha256(normalized_address + bounding_box)\", the only key strategy supported");
+    }
+
+    @Test
     void shouldAcceptABudgetEqualToTheMaximumAndFactorsAtTheEndsOfTheRange() throws Exception {
       assertThat(parse(manifestWithRouting("  budget_ms: 10000\n", tier())).routing().budgetMs()).isEqualTo(10_000);
       assertThat(parse(manifestWithRouting("  admission_factor: 0\n", tier())).routing().admissionFactor()).isZero();
@@ -218,6 +220,8 @@ class ManifestLoaderTest {
         retry_budget: 4294967297                     | routing.tiers[0].retry_budget must be in [0, 10]
         retry_budget: 1.5                            | routing.tiers[0].retry_budget must be an integer
         retry_backoff_ms: -1                         | routing.tiers[0].retry_backoff_ms must be >= 0
+        retry_after_max_ms: 0                        | routing.tiers[0].retry_after_max_ms must be > 0
+        retry_after_max_ms: 5m                       | routing.tiers[0].retry_after_max_ms must be > 0
         rate_limit_per_s: -1                         | routing.tiers[0].rate_limit_per_s must be >= 0 (0 means unlimited)
         rate_limit_per_s: -0.5                       | routing.tiers[0].rate_limit_per_s must be >= 0 (0 means unlimited)
         schema_validation: lenient                   | routing.tiers[0].schema_validation must be strict or relaxed
@@ -293,7 +297,7 @@ class ManifestLoaderTest {
     @Test
     void shouldReadEveryTierField() throws Exception {
       TierConfig t = parse(manifest(tier("adapter: google", "endpoint: https://maps.example/geocode", "region: eu",
-          "typical_ms: 300", "retry_budget: 2", "retry_backoff_ms: 20", "rate_limit_per_s: 7.5",
+          "typical_ms: 300", "retry_budget: 2", "retry_backoff_ms: 20", "retry_after_max_ms: 60000", "rate_limit_per_s: 7.5",
           "credential: {query_param: key, env: GOOGLE_KEY}", "schema_validation: relaxed",
           "headers: {User-Agent: georesolver-test}", "notice: 'Per {tier}, '", "pool_size: 8",
           "circuit_breaker: {failure_threshold: 2, half_open_timeout_ms: 500, success_threshold: 1}")))
@@ -306,13 +310,16 @@ class ManifestLoaderTest {
       assertThat(t.typicalMs()).isEqualTo(300);
       assertThat(t.retryBudget()).isEqualTo(2);
       assertThat(t.retryBackoffMs()).isEqualTo(20);
+      assertThat(t.retryAfterMaxMs()).isEqualTo(60_000);
       assertThat(t.rateLimitPerS()).isEqualTo(7.5);
-      assertThat(t.credential()).isEqualTo(new CredentialConfig(CredentialPlacement.queryParam("key"), "GOOGLE_KEY", null));
+      assertThat(t.credential().placement()).isEqualTo(CredentialPlacement.queryParam("key"));
+      assertThat(t.credential().env()).isEqualTo("GOOGLE_KEY");
+      assertThat(t.credential().file()).isNull();
       assertThat(t.schemaMode()).isEqualTo(SchemaMode.RELAXED);
       assertThat(t.headers()).containsExactly(Map.entry("User-Agent", "georesolver-test"));
       assertThat(t.notice()).isEqualTo("Per {tier}, ");
       assertThat(t.poolSize()).isEqualTo(8);
-      assertThat(t.breaker()).isEqualTo(new BreakerConfig(2, 500, 1));
+      assertBreaker(t.breaker(), 2, 500, 1);
     }
   }
 
@@ -382,8 +389,8 @@ class ManifestLoaderTest {
 
       assertThat(m.defaultIntent()).isEqualTo("quick");
       assertThat(m.intentNames()).containsExactlyInAnyOrder("quick", "careful");
-      assertThat(m.intent("quick")).contains(new IntentConfig("quick", 60, Set.of()));
-      assertThat(m.intent("careful")).contains(new IntentConfig("careful", 604_800, Set.of(Claim.EXACT)));
+      assertIntent(m.intent("quick").orElseThrow(), "quick", 60, Set.of());
+      assertIntent(m.intent("careful").orElseThrow(), "careful", 604_800, Set.of(Claim.EXACT));
     }
 
     @Test
@@ -459,8 +466,16 @@ class ManifestLoaderTest {
       assertThat(r.budgetMs()).isEqualTo(2500);
       assertThat(r.maxBudgetMs()).isEqualTo(10_000);
       assertThat(r.admissionFactor()).isEqualTo(0.5);
-      assertThat(r.idempotency()).isEqualTo(new IdempotencyConfig(
-          "sha256(normalized_address + bounding_box)", 3600, 60, "memory", 100_000, "geo:", 100, 30L * 86_400));
+      IdempotencyConfig i = r.idempotency();
+      assertThat(i.get(IdempotencyConfig.KEY_STRATEGY)).isEqualTo("sha256(normalized_address + bounding_box)");
+      assertThat(i.ttlSeconds()).isEqualTo(3600);
+      assertThat(i.degradedTtlSeconds()).isEqualTo(60);
+      assertThat(i.store()).isEqualTo("memory");
+      assertThat(i.redis()).isFalse();
+      assertThat(i.maxEntries()).isEqualTo(100_000);
+      assertThat(i.keyPrefix()).isEqualTo("geo:");
+      assertThat(i.commandTimeoutMs()).isEqualTo(100);
+      assertThat(i.indexTtlSeconds()).isEqualTo(30L * 86_400);
     }
 
     @Test
@@ -468,9 +483,11 @@ class ManifestLoaderTest {
       TierConfig t = parse(manifest(tier("timeout_ms: 1200"))).routing().tiers().get(0);
 
       assertThat(t.typicalMs()).as("typical = timeout / 2").isEqualTo(600);
-      assertThat(t.breaker()).isEqualTo(new BreakerConfig(5, 30_000, 3));
+      assertBreaker(t.breaker(), 5, 30_000, 3);
+      assertThat(t.breaker()).isEqualTo(BreakerConfig.defaults());
       assertThat(t.retryBudget()).isZero();
       assertThat(t.retryBackoffMs()).isEqualTo(50);
+      assertThat(t.retryAfterMaxMs()).as("5 minutes").isEqualTo(300_000);
       assertThat(t.rateLimitPerS()).isZero();
       assertThat(t.schemaMode()).isEqualTo(SchemaMode.STRICT);
       assertThat(t.poolSize()).isEqualTo(64);
@@ -478,6 +495,7 @@ class ManifestLoaderTest {
       assertThat(t.credential()).isNull();
       assertThat(t.headers()).isEmpty();
       assertThat(t.notice()).isNull();
+      assertThat(t.reverseRadiusM()).as("0: the adapter's own").isZero();
     }
 
     @Test
@@ -489,10 +507,10 @@ class ManifestLoaderTest {
     void shouldDefineDescribeMeasureAndContainWhenNoIntentsAreGiven() throws Exception {
       Manifest m = parse(manifest(tier()));
 
-      assertThat(m.intents()).containsOnly(
-          Map.entry("describe", new IntentConfig("describe", 604_800, Set.of())),
-          Map.entry("measure", new IntentConfig("measure", 3600, Set.of())),
-          Map.entry("contain", new IntentConfig("contain", 0, Set.of(Claim.EXACT))));
+      assertThat(m.intents()).containsOnlyKeys("describe", "measure", "contain");
+      assertIntent(m.intents().get("describe"), "describe", 604_800, Set.of());
+      assertIntent(m.intents().get("measure"), "measure", 3600, Set.of());
+      assertIntent(m.intents().get("contain"), "contain", 0, Set.of(Claim.EXACT));
       assertThat(m.defaultIntent()).isEqualTo("describe");
       assertThat(m.crsDefinitions()).isEmpty();
     }

@@ -185,6 +185,8 @@ class InterfaceScenarioTest {
     JsonObject m = s.get("/manifest").await().bodyAsJsonObject();
     assertThat(m.getString("revision")).isEqualTo(s.manifest.revision());
     assertThat(m.getJsonArray("enabled_tiers")).containsExactly("primary");
+    assertThat(m.getJsonObject("manifest").getJsonObject("routing").getJsonArray("tiers").getJsonObject(0).getLong("typical_ms"))
+        .as("the effective configuration, defaults filled in").isEqualTo(400L);
     var missing = s.get("/v2/nothing").await();
     assertThat(missing.statusCode()).isEqualTo(404);
     assertThat(missing.getHeader("content-type")).isEqualTo("application/problem+json");

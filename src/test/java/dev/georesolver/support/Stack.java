@@ -54,6 +54,12 @@ public final class Stack {
     } catch (Exception e) {
       return Future.failedFuture(e);
     }
+    return deploy(vertx, m, env, clock, local, redisUrl);
+  }
+
+  /** Deploys a manifest loaded beforehand, with everything chosen. */
+  public static Future<Stack> deploy(Vertx vertx, Manifest m, Map<String, String> env, Clock clock,
+      Map<String, LocalAdapterFactory> local, String redisUrl) {
     GeoResolver.Options o = new GeoResolver.Options(0, 1, 1, env, redisUrl, local, clock, Ticker.SYSTEM, new Random(42));
     return GeoResolver.deploy(vertx, m, o).map(r -> new Stack(m, r.port(), WebClient.create(vertx, new io.vertx.ext.web.client.WebClientOptions(), new io.vertx.core.http.PoolOptions().setHttp1MaxSize(64))));
   }

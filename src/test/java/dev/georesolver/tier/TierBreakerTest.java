@@ -1,7 +1,7 @@
 package dev.georesolver.tier;
 
-import dev.georesolver.config.BreakerConfig;
 import dev.georesolver.support.FakeClock;
+import dev.georesolver.support.ManifestBuilder;
 import dev.georesolver.tier.TierBreaker.Permit;
 import dev.georesolver.tier.TierBreaker.State;
 import dev.georesolver.tier.TierBreaker.Transition;
@@ -25,7 +25,7 @@ class TierBreakerTest {
 
   @BeforeEach
   void setUp() {
-    breaker = new TierBreaker("primary", new BreakerConfig(3, 10_000, 2), clock, transitions::add);
+    breaker = new TierBreaker("primary", ManifestBuilder.breaker("failure_threshold: 3", "half_open_timeout_ms: 10000", "success_threshold: 2"), clock, transitions::add);
   }
 
   private void fail(int n) {
