@@ -60,7 +60,6 @@ import java.util.Objects;
  * @param resolvedAtMs when this answer was produced (epoch millis)
  * @param replayAgeS for idempotency replays: the stored answer's age in seconds, else null (delivery)
  * @param coalesced whether this delivery shared a concurrent identical request's walk (delivery)
- * @param correctionOf for a corrected answer: the correction id it replaces, else null
  */
 public record ResolveResult(
     String status,
@@ -86,8 +85,7 @@ public record ResolveResult(
     Long observedAtMs,
     long resolvedAtMs,
     Long replayAgeS,
-    boolean coalesced,
-    String correctionOf) implements ResolveReply {
+    boolean coalesced) implements ResolveReply {
 
   public static final String RESOLVED = "resolved";
   public static final String REFUSED = "refused";
@@ -130,8 +128,7 @@ public record ResolveResult(
         .observedAtMs(observedAtMs)
         .resolvedAtMs(resolvedAtMs)
         .replayAgeS(replayAgeS)
-        .coalesced(coalesced)
-        .correctionOf(correctionOf);
+        .coalesced(coalesced);
   }
 
   /**
@@ -163,7 +160,6 @@ public record ResolveResult(
     private long resolvedAtMs;
     private Long replayAgeS;
     private boolean coalesced;
-    private String correctionOf;
 
     private Builder() {}
 
@@ -192,13 +188,12 @@ public record ResolveResult(
     public Builder resolvedAtMs(long v) { resolvedAtMs = v; return this; }
     public Builder replayAgeS(Long v) { replayAgeS = v; return this; }
     public Builder coalesced(boolean v) { coalesced = v; return this; }
-    public Builder correctionOf(String v) { correctionOf = v; return this; }
 
     /** The result; {@code status} and {@code direction} must be set. */
     public ResolveResult build() {
       return new ResolveResult(status, direction, lon, lat, label, precision, distanceM, resolutionSource, claim,
           confidence, degraded, notice, reason, intent, idempotencyKey, manifestRevision, traceId, elapsedMs, attempts,
-          transform, observedAtMs, resolvedAtMs, replayAgeS, coalesced, correctionOf);
+          transform, observedAtMs, resolvedAtMs, replayAgeS, coalesced);
     }
   }
 
@@ -236,7 +231,6 @@ public record ResolveResult(
         .resolvedAtMs(j.getLong("resolved_at_ms", 0L))
         .replayAgeS(j.getLong("replay_age_s"))
         .coalesced(j.getBoolean("coalesced", false))
-        .correctionOf(j.getString("correction_of"))
         .build();
   }
 
@@ -287,7 +281,6 @@ public record ResolveResult(
       g.writeNumberField("observed_at_ms", r.observedAtMs);
     }
     g.writeNumberField("resolved_at_ms", r.resolvedAtMs);
-    string(g, "correction_of", r.correctionOf);
   }
 
   /** Writes the per-delivery fields; {@code elapsed_ms} is always written, so this is never empty. */
