@@ -60,6 +60,15 @@ class DedupeVerticleTest {
     vertx.eventBus().request(Addresses.DEDUPE_STATUS, "").await();
   }
 
+  /** A leader claims, an identical claim waits, the leader reports {@code r}: the waiter's verdict. */
+  private static DedupeVerdict waiterWhenTheLeaderReports(Vertx vertx, ResolveResult r, long ttlMs) {
+    claim(vertx, HOUR, "", 2_000).await();
+    Future<DedupeVerdict> waiter = claim(vertx, HOUR, "", 2_000);
+    processed(vertx);
+    complete(vertx, r, ttlMs);
+    return waiter.await();
+  }
+
   private static void complete(Vertx vertx, ResolveResult r, long ttlMs) {
     vertx.eventBus().send(Addresses.DEDUPE_COMPLETE, new DedupeComplete(KEY, FLIGHT, r, ttlMs));
   }
@@ -107,25 +116,20 @@ class DedupeVerticleTest {
   @Test
   @DisplayName("when the leader's walk failed its waiters walk on their own, and nothing is stored")
   void shouldReleaseWaitersToWalkWhenTheLeaderFailed(Vertx vertx) {
-    claim(vertx, HOUR, "", 2_000).await();
-    Future<DedupeVerdict> waiter = claim(vertx, HOUR, "", 2_000);
-    processed(vertx);
-    complete(vertx, null, 0);
+    DedupeVerdict waiter = waiterWhenTheLeaderReports(vertx, null, 0);
 
-    assertThat(waiter.await().kind()).isEqualTo(DedupeVerdict.Kind.BYPASS);
+    assertThat(waiter.kind()).isEqualTo(DedupeVerdict.Kind.BYPASS);
     assertThat(claim(vertx, HOUR, "", 2_000).await().kind()).as("nothing to replay: lead again").isEqualTo(DedupeVerdict.Kind.LEAD);
   }
 
   @Test
   @DisplayName("a refusal is shared with the waiters but never stored")
   void shouldNotStoreARefusal(Vertx vertx) {
-    claim(vertx, HOUR, "", 2_000).await();
-    Future<DedupeVerdict> waiter = claim(vertx, HOUR, "", 2_000);
-    processed(vertx);
-    complete(vertx, ANSWER.toBuilder().status(ResolveResult.REFUSED).lon(null).lat(null).reason("not_found").build(), 0);
+    ResolveResult refusal = ANSWER.toBuilder().status(ResolveResult.REFUSED).lon(null).lat(null).reason("not_found").build();
+    DedupeVerdict waiter = waiterWhenTheLeaderReports(vertx, refusal, 0);
 
-    assertThat(waiter.await().kind()).isEqualTo(DedupeVerdict.Kind.JOINED);
-    assertThat(waiter.result().answer().resolved()).isFalse();
+    assertThat(waiter.kind()).isEqualTo(DedupeVerdict.Kind.JOINED);
+    assertThat(waiter.answer().resolved()).isFalse();
     assertThat(claim(vertx, HOUR, "", 2_000).await().kind()).isEqualTo(DedupeVerdict.Kind.LEAD);
   }
 
