@@ -13,7 +13,8 @@ public final class Addresses {
 
   /**
    * Forward resolution, request/reply. Sender: ingress, or any verticle. Body: a
-   * {@link ResolveRequest} (reply: {@link ResolveResult}) or the public JSON request
+   * {@link ResolveRequest} (reply: a {@link ResolveReply} — the {@link ResolveResult} of its own
+   * walk, or a {@link Redelivery} of a stored answer) or the public JSON request
    * ({@code {"q"|"address", "bbox", "intent", "budget_ms", "language"}}; reply: the result JSON, the
    * same as HTTP). Header {@link #DEADLINE_HEADER} (else the body's {@code budget_ms}, else the
    * manifest default). Failures: {@link FailureCode#BAD_REQUEST} (message: problem JSON),

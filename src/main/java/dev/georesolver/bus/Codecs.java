@@ -10,6 +10,7 @@ public final class Codecs {
   private static final List<RecordCodec<?>> ALL = List.of(
       new RecordCodec<>(ResolveRequest.class, ResolveRequest::toJson, ResolveRequest::fromJson),
       new RecordCodec<>(ResolveResult.class, ResolveResult::toJson, ResolveResult::fromJson),
+      new RecordCodec<>(Redelivery.class, Redelivery::toJson, Redelivery::fromJson),
       new RecordCodec<>(TierRequest.class, TierRequest::toJson, TierRequest::fromJson),
       new RecordCodec<>(TierReply.class, TierReply::toJson, TierReply::fromJson),
       new RecordCodec<>(DedupeClaim.class, DedupeClaim::toJson, DedupeClaim::fromJson),

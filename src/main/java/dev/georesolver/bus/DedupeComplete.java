@@ -7,18 +7,20 @@ import io.vertx.core.json.JsonObject;
  *
  * @param key the idempotency key
  * @param coalesceKey the in-flight key whose waiters are released
- * @param result the answer (resolved or refused)
+ * @param result the answer (resolved or refused), or null when the walk failed: the waiters then
+ *     walk on their own
  * @param ttlMs how long to keep it for replay; 0 means do not store (refusals)
  */
 public record DedupeComplete(String key, String coalesceKey, ResolveResult result, long ttlMs) {
 
   public JsonObject toJson() {
-    return new JsonObject().put("key", key).put("coalesce_key", coalesceKey).put("result", result.toJson())
-        .put("ttl_ms", ttlMs);
+    return new JsonObject().put("key", key).put("coalesce_key", coalesceKey)
+        .put("result", result == null ? null : result.toJson()).put("ttl_ms", ttlMs);
   }
 
   public static DedupeComplete fromJson(JsonObject j) {
+    JsonObject r = j.getJsonObject("result");
     return new DedupeComplete(j.getString("key"), j.getString("coalesce_key"),
-        ResolveResult.fromJson(j.getJsonObject("result")), j.getLong("ttl_ms"));
+        r == null ? null : ResolveResult.fromJson(r), j.getLong("ttl_ms"));
   }
 }

@@ -11,17 +11,33 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
- * The result of one resolution, the same over HTTP and the event bus (DESIGN §9). Immutable.
+ * The result of one resolution, the same over HTTP and the event bus. Immutable and thread-safe;
+ * built with {@link #builder()}, copied with changes through {@link #toBuilder()}.
  *
  * <p>{@code status} is {@code resolved} or {@code refused}; a refusal ("no rung could answer") is a
- * normal outcome with a {@code reason}, never an error.
+ * normal outcome with a {@code reason}, never an error. Absent values (null) are left out of the
+ * JSON.
+ *
+ * <p>The fields fall in two groups. <em>Stable</em> fields are the same for every delivery of an
+ * answer; a stored answer keeps them encoded once ({@link StoredAnswer}). <em>Delivery</em> fields
+ * ({@code intent}, {@code trace_id}, {@code elapsed_ms}, {@code replayed}, {@code replay_age_s},
+ * {@code coalesced}) belong to each delivery ({@link Redelivery}).
+ *
+ * <p><b>Adding a field</b> is done in this class alone: the component (with its Javadoc line), its
+ * builder setter and its line in {@link #toBuilder()}, its line in {@code writeStable} (or, for a
+ * per-delivery field, {@code writeDelivery} and a {@link Redelivery} component), and its line in
+ * {@link #fromJson}. {@code ResolveResultFieldsTest} sets every component and fails for any of
+ * these steps forgotten.
  *
  * @param status {@code resolved} or {@code refused}
- * @param direction forward or reverse
+ * @param direction forward or reverse; default forward
  * @param lon longitude (EPSG:4326, 7 decimals), null when refused
  * @param lat latitude, null when refused
  * @param label what was matched, or null
@@ -33,21 +49,17 @@ import java.util.List;
  * @param degraded whether the answer came from below the first eligible rung
  * @param notice a sentence opener saying what the answer may claim
  * @param reason why it was refused, or null
- * @param intent the request's intent
+ * @param intent the request's intent (delivery)
  * @param idempotencyKey the request's key
  * @param manifestRevision the manifest's revision
- * @param traceId this delivery's trace id
- * @param elapsedMs this delivery's time in the resolver, milliseconds
- * @param attempts per rung visited: outcome, tries, milliseconds
+ * @param traceId this delivery's trace id (delivery)
+ * @param elapsedMs this delivery's time in the resolver, milliseconds (delivery)
+ * @param attempts per rung visited: outcome, tries, milliseconds; never null, unmodifiable
  * @param transform how the point reached EPSG:4326, or null
  * @param observedAtMs for cached answers: when the entry was first resolved (epoch millis), or null
  * @param resolvedAtMs when this answer was produced (epoch millis)
- * @param replayAgeS for idempotency replays: the stored answer's age in seconds, else null
- * @param coalesced whether this delivery shared a concurrent identical request's walk
- * @param stableJson the JSON of every field but the per-delivery ones ({@code intent},
- *     {@code trace_id}, {@code elapsed_ms}, {@code replayed}, {@code replay_age_s},
- *     {@code coalesced}), encoded once when the answer is stored (see {@link #stored()}) so
- *     replays are not re-encoded; null for an answer fresh from a walk. Never modified.
+ * @param replayAgeS for idempotency replays: the stored answer's age in seconds, else null (delivery)
+ * @param coalesced whether this delivery shared a concurrent identical request's walk (delivery)
  */
 public record ResolveResult(
     String status,
@@ -73,143 +85,182 @@ public record ResolveResult(
     Long observedAtMs,
     long resolvedAtMs,
     Long replayAgeS,
-    boolean coalesced,
-    Buffer stableJson) {
+    boolean coalesced) implements ResolveReply {
 
   public static final String RESOLVED = "resolved";
   public static final String REFUSED = "refused";
 
+  /** Prefer {@link #builder()}: this constructor is positional and exists because records need it. */
   public ResolveResult {
+    Objects.requireNonNull(status, "status");
+    Objects.requireNonNull(direction, "direction");
     attempts = List.copyOf(attempts);
   }
 
-  /** A result not yet encoded. */
-  public ResolveResult(String status, Direction direction, Double lon, Double lat, String label, String precision,
-      Double distanceM, String resolutionSource, Claim claim, Double confidence, boolean degraded, String notice,
-      String reason, String intent, String idempotencyKey, String manifestRevision, String traceId, long elapsedMs,
-      List<Attempt> attempts, TransformInfo transform, Long observedAtMs, long resolvedAtMs, Long replayAgeS,
-      boolean coalesced) {
-    this(status, direction, lon, lat, label, precision, distanceM, resolutionSource, claim, confidence, degraded, notice,
-        reason, intent, idempotencyKey, manifestRevision, traceId, elapsedMs, attempts, transform, observedAtMs,
-        resolvedAtMs, replayAgeS, coalesced, null);
+  /** A builder with nothing set: direction forward, no attempts, every other field absent. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder holding every field of this result, to build a copy with some changed. */
+  public Builder toBuilder() {
+    return new Builder()
+        .status(status)
+        .direction(direction)
+        .lon(lon)
+        .lat(lat)
+        .label(label)
+        .precision(precision)
+        .distanceM(distanceM)
+        .resolutionSource(resolutionSource)
+        .claim(claim)
+        .confidence(confidence)
+        .degraded(degraded)
+        .notice(notice)
+        .reason(reason)
+        .intent(intent)
+        .idempotencyKey(idempotencyKey)
+        .manifestRevision(manifestRevision)
+        .traceId(traceId)
+        .elapsedMs(elapsedMs)
+        .attempts(attempts)
+        .transform(transform)
+        .observedAtMs(observedAtMs)
+        .resolvedAtMs(resolvedAtMs)
+        .replayAgeS(replayAgeS)
+        .coalesced(coalesced);
   }
 
   /**
-   * The form an answer is kept in for replays and shared with coalesced waiters: its stable fields
-   * encoded once ({@link #stableJson}), plus only what the store and the chain read without
-   * decoding — status, direction, source, claim, degraded, the intent and the times. The other
-   * fields are null here and live in {@code stableJson}; {@link #toBuffer()} and {@link #toJson()}
-   * give the whole result. One byte array instead of a graph of small objects keeps the store
-   * cheap to hold and cheap for the garbage collector to copy.
+   * Builds a {@link ResolveResult}; each setter is named after the component it sets (see the
+   * record's parameters for meanings and units). Not thread-safe: one builder per result.
    */
-  public ResolveResult stored() {
-    if (stableJson != null && attempts.isEmpty() && idempotencyKey == null) {
-      return this;
+  public static final class Builder {
+    private String status;
+    private Direction direction = Direction.FORWARD;
+    private Double lon;
+    private Double lat;
+    private String label;
+    private String precision;
+    private Double distanceM;
+    private String resolutionSource;
+    private Claim claim;
+    private Double confidence;
+    private boolean degraded;
+    private String notice;
+    private String reason;
+    private String intent;
+    private String idempotencyKey;
+    private String manifestRevision;
+    private String traceId;
+    private long elapsedMs;
+    private List<Attempt> attempts = List.of();
+    private TransformInfo transform;
+    private Long observedAtMs;
+    private long resolvedAtMs;
+    private Long replayAgeS;
+    private boolean coalesced;
+
+    private Builder() {}
+
+    public Builder status(String v) { status = v; return this; }
+    public Builder direction(Direction v) { direction = v; return this; }
+    public Builder lon(Double v) { lon = v; return this; }
+    public Builder lat(Double v) { lat = v; return this; }
+    public Builder label(String v) { label = v; return this; }
+    public Builder precision(String v) { precision = v; return this; }
+    public Builder distanceM(Double v) { distanceM = v; return this; }
+    public Builder resolutionSource(String v) { resolutionSource = v; return this; }
+    public Builder claim(Claim v) { claim = v; return this; }
+    public Builder confidence(Double v) { confidence = v; return this; }
+    public Builder degraded(boolean v) { degraded = v; return this; }
+    public Builder notice(String v) { notice = v; return this; }
+    public Builder reason(String v) { reason = v; return this; }
+    public Builder intent(String v) { intent = v; return this; }
+    public Builder idempotencyKey(String v) { idempotencyKey = v; return this; }
+    public Builder manifestRevision(String v) { manifestRevision = v; return this; }
+    public Builder traceId(String v) { traceId = v; return this; }
+    public Builder elapsedMs(long v) { elapsedMs = v; return this; }
+    /** The list is copied when the result is built. */
+    public Builder attempts(List<Attempt> v) { attempts = v; return this; }
+    public Builder transform(TransformInfo v) { transform = v; return this; }
+    public Builder observedAtMs(Long v) { observedAtMs = v; return this; }
+    public Builder resolvedAtMs(long v) { resolvedAtMs = v; return this; }
+    public Builder replayAgeS(Long v) { replayAgeS = v; return this; }
+    public Builder coalesced(boolean v) { coalesced = v; return this; }
+
+    /** The result; {@code status} and {@code direction} must be set. */
+    public ResolveResult build() {
+      return new ResolveResult(status, direction, lon, lat, label, precision, distanceM, resolutionSource, claim,
+          confidence, degraded, notice, reason, intent, idempotencyKey, manifestRevision, traceId, elapsedMs, attempts,
+          transform, observedAtMs, resolvedAtMs, replayAgeS, coalesced);
     }
-    return new ResolveResult(status, direction, null, null, null, null, null, resolutionSource, claim, null, degraded,
-        null, null, intent, null, manifestRevision, null, 0, List.of(), null, observedAtMs, resolvedAtMs, null, false,
-        stableJson != null ? stableJson : encode(true));
   }
 
-  /** Whether a rung answered. */
-  public boolean resolved() {
-    return RESOLVED.equals(status);
-  }
-
-  /** This result as delivered again: to a replay or a coalesced waiter, with its own trace and time. */
-  public ResolveResult redelivered(String traceId, long elapsedMs, Long replayAgeS, boolean coalesced) {
-    return new ResolveResult(status, direction, lon, lat, label, precision, distanceM, resolutionSource, claim,
-        confidence, degraded, notice, reason, intent, idempotencyKey, manifestRevision, traceId, elapsedMs,
-        attempts, transform, observedAtMs, resolvedAtMs, replayAgeS, coalesced, stableJson);
-  }
-
-  /** This result with another intent label (a replay serves the intent that asked). */
-  public ResolveResult forIntent(String intent) {
-    return new ResolveResult(status, direction, lon, lat, label, precision, distanceM, resolutionSource, claim,
-        confidence, degraded, notice, reason, intent, idempotencyKey, manifestRevision, traceId, elapsedMs,
-        attempts, transform, observedAtMs, resolvedAtMs, replayAgeS, coalesced, stableJson);
-  }
-
-  /** The result JSON (absent values are left out); see {@link #toBuffer()}. */
-  public JsonObject toJson() {
-    return new JsonObject(toBuffer());
-  }
-
-  private static final JsonFactory JSON = new JsonFactory();
-
-  /**
-   * The result JSON, encoded. Written field by field with a streaming generator: this runs for
-   * every answer served, and building a {@link JsonObject} first only to encode it costs a map and
-   * an entry per field. A result carrying {@link #stableJson} (a replay, a coalesced delivery) only
-   * encodes its delivery fields and appends the stored bytes.
-   */
-  public Buffer toBuffer() {
-    if (stableJson == null) {
-      return encode(false);
+  /** Reads {@link #toJson()}; absent fields read as absent (null, 0, false, forward, no attempts). */
+  public static ResolveResult fromJson(JsonObject j) {
+    JsonArray a = j.getJsonArray("attempts", new JsonArray());
+    List<Attempt> attempts = new ArrayList<>(a.size());
+    for (int i = 0; i < a.size(); i++) {
+      attempts.add(Attempt.fromJson(a.getJsonObject(i)));
     }
-    Buffer delivery = encodeDelivery();
-    // delivery is "{...}" and stable "{...}": join them as "{delivery..., stable...}".
-    return Buffer.buffer(delivery.length() + stableJson.length())
-        .appendBuffer(delivery, 0, delivery.length() - 1)
-        .appendByte((byte) ',')
-        .appendBuffer(stableJson, 1, stableJson.length() - 1);
+    JsonObject t = j.getJsonObject("transform");
+    String claim = j.getString("claim");
+    return builder()
+        .status(j.getString("status"))
+        .direction("reverse".equals(j.getString("direction")) ? Direction.REVERSE : Direction.FORWARD)
+        .lon(j.getDouble("lon"))
+        .lat(j.getDouble("lat"))
+        .label(j.getString("label"))
+        .precision(j.getString("precision"))
+        .distanceM(j.getDouble("distance_m"))
+        .resolutionSource(j.getString("resolution_source"))
+        .claim(claim == null ? null : Claim.fromWire(claim).orElse(null))
+        .confidence(j.getDouble("confidence"))
+        .degraded(j.getBoolean("degraded", false))
+        .notice(j.getString("notice"))
+        .reason(j.getString("reason"))
+        .intent(j.getString("intent"))
+        .idempotencyKey(j.getString("idempotency_key"))
+        .manifestRevision(j.getString("manifest_revision"))
+        .traceId(j.getString("trace_id"))
+        .elapsedMs(j.getLong("elapsed_ms", 0L))
+        .attempts(attempts)
+        .transform(t == null ? null : TransformInfo.fromJson(t))
+        .observedAtMs(j.getLong("observed_at_ms"))
+        .resolvedAtMs(j.getLong("resolved_at_ms", 0L))
+        .replayAgeS(j.getLong("replay_age_s"))
+        .coalesced(j.getBoolean("coalesced", false))
+        .build();
   }
 
-  /** The whole result, or only its stable fields. */
-  private Buffer encode(boolean stableOnly) {
-    ByteArrayBuilder out = new ByteArrayBuilder(1024);
-    try (JsonGenerator g = JSON.createGenerator(out)) {
-      g.writeStartObject();
-      writeStable(g);
-      if (!stableOnly) {
-        writeDelivery(g);
-      }
-      g.writeEndObject();
-    } catch (IOException e) {
-      throw new UncheckedIOException("writing to memory cannot fail", e);
-    }
-    return Buffer.buffer(out.toByteArray());
-  }
-
-  private Buffer encodeDelivery() {
-    ByteArrayBuilder out = new ByteArrayBuilder(128);
-    try (JsonGenerator g = JSON.createGenerator(out)) {
-      g.writeStartObject();
-      writeDelivery(g);
-      g.writeEndObject();
-    } catch (IOException e) {
-      throw new UncheckedIOException("writing to memory cannot fail", e);
-    }
-    return Buffer.buffer(out.toByteArray());
-  }
-
-  private void writeStable(JsonGenerator g) throws IOException {
-    g.writeStringField("status", status);
-    if (direction == Direction.REVERSE) {
+  private static void writeStable(JsonGenerator g, ResolveResult r) throws IOException {
+    g.writeStringField("status", r.status);
+    if (r.direction == Direction.REVERSE) {
       g.writeStringField("direction", "reverse");
     }
-    if (lon != null) {
-      g.writeNumberField("lon", lon);
-      g.writeNumberField("lat", lat);
+    if (r.lon != null) {
+      g.writeNumberField("lon", r.lon);
+      g.writeNumberField("lat", r.lat);
       g.writeStringField("crs", "EPSG:4326");
     }
-    string(g, "label", label);
-    string(g, "precision", precision);
-    if (distanceM != null) {
-      g.writeNumberField("distance_m", distanceM);
+    string(g, "label", r.label);
+    string(g, "precision", r.precision);
+    if (r.distanceM != null) {
+      g.writeNumberField("distance_m", r.distanceM);
     }
-    string(g, "resolution_source", resolutionSource);
-    string(g, "claim", claim == null ? null : claim.wire());
-    if (confidence != null) {
-      g.writeNumberField("confidence", confidence);
+    string(g, "resolution_source", r.resolutionSource);
+    string(g, "claim", r.claim == null ? null : r.claim.wire());
+    if (r.confidence != null) {
+      g.writeNumberField("confidence", r.confidence);
     }
-    g.writeBooleanField("degraded", degraded);
-    string(g, "notice", notice);
-    string(g, "reason", reason);
-    string(g, "idempotency_key", idempotencyKey);
-    string(g, "manifest_revision", manifestRevision);
+    g.writeBooleanField("degraded", r.degraded);
+    string(g, "notice", r.notice);
+    string(g, "reason", r.reason);
+    string(g, "idempotency_key", r.idempotencyKey);
+    string(g, "manifest_revision", r.manifestRevision);
     g.writeArrayFieldStart("attempts");
-    for (Attempt at : attempts) {
+    for (Attempt at : r.attempts) {
       g.writeStartObject();
       g.writeStringField("tier", at.tier());
       g.writeStringField("outcome", at.outcome());
@@ -219,20 +270,22 @@ public record ResolveResult(
       g.writeEndObject();
     }
     g.writeEndArray();
-    if (transform != null) {
+    if (r.transform != null) {
       g.writeObjectFieldStart("transform");
-      string(g, "source_crs", transform.sourceCrs());
-      string(g, "definition", transform.definition());
-      string(g, "definition_hash", transform.definitionHash());
+      string(g, "source_crs", r.transform.sourceCrs());
+      string(g, "definition", r.transform.definition());
+      string(g, "definition_hash", r.transform.definitionHash());
       g.writeEndObject();
     }
-    if (observedAtMs != null) {
-      g.writeNumberField("observed_at_ms", observedAtMs);
+    if (r.observedAtMs != null) {
+      g.writeNumberField("observed_at_ms", r.observedAtMs);
     }
-    g.writeNumberField("resolved_at_ms", resolvedAtMs);
+    g.writeNumberField("resolved_at_ms", r.resolvedAtMs);
   }
 
-  private void writeDelivery(JsonGenerator g) throws IOException {
+  /** Writes the per-delivery fields; {@code elapsed_ms} is always written, so this is never empty. */
+  private static void writeDelivery(JsonGenerator g, String intent, String traceId, long elapsedMs, Long replayAgeS,
+      boolean coalesced) throws IOException {
     string(g, "intent", intent);
     string(g, "trace_id", traceId);
     g.writeNumberField("elapsed_ms", elapsedMs);
@@ -251,39 +304,87 @@ public record ResolveResult(
     }
   }
 
-  /** Reads {@link #toJson()}. */
-  public static ResolveResult fromJson(JsonObject j) {
-    JsonArray a = j.getJsonArray("attempts", new JsonArray());
-    List<Attempt> attempts = new java.util.ArrayList<>(a.size());
-    for (int i = 0; i < a.size(); i++) {
-      attempts.add(Attempt.fromJson(a.getJsonObject(i)));
+  private static final JsonFactory JSON = new JsonFactory();
+
+  /**
+   * The result JSON: the stable fields, then the delivery fields. Written field by field with a
+   * streaming generator straight into the buffer sent: this runs for every answer a walk produces,
+   * and building a {@link JsonObject} first only to encode it costs a map and an entry per field.
+   */
+  @Override
+  public Buffer toBuffer() {
+    BufferSink out = new BufferSink(0);
+    try (JsonGenerator g = JSON.createGenerator(out)) {
+      g.writeStartObject();
+      writeStable(g, this);
+      writeDelivery(g, intent, traceId, elapsedMs, replayAgeS, coalesced);
+      g.writeEndObject();
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing to memory cannot fail", e);
     }
-    JsonObject t = j.getJsonObject("transform");
-    String claim = j.getString("claim");
-    return new ResolveResult(
-        j.getString("status"),
-        "reverse".equals(j.getString("direction")) ? Direction.REVERSE : Direction.FORWARD,
-        j.getDouble("lon"),
-        j.getDouble("lat"),
-        j.getString("label"),
-        j.getString("precision"),
-        j.getDouble("distance_m"),
-        j.getString("resolution_source"),
-        claim == null ? null : Claim.fromWire(claim).orElse(null),
-        j.getDouble("confidence"),
-        j.getBoolean("degraded", false),
-        j.getString("notice"),
-        j.getString("reason"),
-        j.getString("intent"),
-        j.getString("idempotency_key"),
-        j.getString("manifest_revision"),
-        j.getString("trace_id"),
-        j.getLong("elapsed_ms", 0L),
-        attempts,
-        t == null ? null : TransformInfo.fromJson(t),
-        j.getLong("observed_at_ms"),
-        j.getLong("resolved_at_ms", 0L),
-        j.getLong("replay_age_s"),
-        j.getBoolean("coalesced", false));
+    return out.buffer;
+  }
+
+  /** The JSON object of the stable fields alone, for {@link StoredAnswer}. */
+  byte[] encodeStable() {
+    ByteArrayBuilder out = new ByteArrayBuilder(1024);
+    try (JsonGenerator g = JSON.createGenerator(out)) {
+      g.writeStartObject();
+      writeStable(g, this);
+      g.writeEndObject();
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing to memory cannot fail", e);
+    }
+    return out.toByteArray();
+  }
+
+  /**
+   * A stored answer's result JSON for one delivery: the delivery fields, then the stable fields
+   * copied from {@code stable} (a JSON object as {@link #encodeStable()} wrote it, only read here).
+   * Nothing stable is re-encoded, and {@code stable} is copied once, into the buffer sent.
+   */
+  static Buffer withDelivery(byte[] stable, String intent, String traceId, long elapsedMs, Long replayAgeS,
+      boolean coalesced) {
+    BufferSink out = new BufferSink(stable.length);
+    try (JsonGenerator g = JSON.createGenerator(out)) {
+      g.writeStartObject();
+      writeDelivery(g, intent, traceId, elapsedMs, replayAgeS, coalesced);
+      g.writeEndObject();
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing to memory cannot fail", e);
+    }
+    // "{delivery}" + "{stable}" is joined as "{delivery,stable}": the closing brace becomes a comma.
+    Buffer b = out.buffer;
+    return b.setByte(b.length() - 1, (byte) ',').appendBytes(stable, 1, stable.length - 1);
+  }
+
+  /**
+   * The generator's output, straight into a Vert.x buffer allocated at the first write with room
+   * for what is written plus {@code extra} bytes (the generator writes once, on close, unless its
+   * own buffer fills).
+   */
+  private static final class BufferSink extends OutputStream {
+    private final int extra;
+    private Buffer buffer;
+
+    BufferSink(int extra) {
+      this.extra = extra;
+    }
+
+    @Override
+    public void write(int b) {
+      if (buffer == null) {
+        buffer = Buffer.buffer(1 + extra);
+      }
+      buffer.appendByte((byte) b);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) {
+      if (buffer == null) {
+        buffer = Buffer.buffer(len + extra);
+      }
+      buffer.appendBytes(b, off, len);
+    }
   }
 }

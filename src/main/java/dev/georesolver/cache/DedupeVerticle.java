@@ -4,13 +4,17 @@ import dev.georesolver.bus.Addresses;
 import dev.georesolver.bus.DedupeClaim;
 import dev.georesolver.bus.DedupeComplete;
 import dev.georesolver.bus.DedupeVerdict;
-import dev.georesolver.bus.ResolveResult;
+import dev.georesolver.bus.StoredAnswer;
 import dev.georesolver.config.IdempotencyConfig;
 import dev.georesolver.metrics.Metrics;
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.json.JsonObject;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.util.ArrayList;
@@ -19,7 +23,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Owns the idempotency store and the in-flight map (DESIGN §1, §7): a bounded in-process L1, and
+ * Owns the idempotency store and the in-flight map: a bounded in-process L1, and
  * with {@code deduplication_store: redis} the shared store behind it.
  *
  * <p>A claim ({@link Addresses#DEDUPE_CLAIM}) is answered, in order:
@@ -37,6 +41,8 @@ import java.util.Map;
  */
 public final class DedupeVerticle extends VerticleBase {
 
+  private static final Logger log = LoggerFactory.getLogger(DedupeVerticle.class);
+
   /** Time past a leader's deadline before its waiters stop waiting for it, milliseconds. */
   static final long LEADER_GRACE_MS = 250;
   /** Time a waiter keeps to walk or reply after giving up on a leader, milliseconds. */
@@ -51,12 +57,28 @@ public final class DedupeVerticle extends VerticleBase {
   private MemoryStore l1;
   private SharedStore shared;
 
+  /** The requests waiting on this instance for one leader's walk. */
   private static final class Flight {
     final List<Waiter> waiters = new ArrayList<>(2);
     long leaderTimer;
   }
 
-  private record Waiter(Message<DedupeClaim> msg, long timer) {}
+  /** One waiting request; also its own give-up timer's handler. */
+  private static final class Waiter implements Handler<Long> {
+    final Flight flight;
+    final Promise<DedupeVerdict> verdict = Promise.promise();
+    long timer;
+
+    Waiter(Flight flight) {
+      this.flight = flight;
+    }
+
+    @Override
+    public void handle(Long timerId) {
+      flight.waiters.remove(this);
+      verdict.tryComplete(DedupeVerdict.BYPASS);
+    }
+  }
 
   /**
    * @param cfg the manifest's idempotency settings
@@ -91,116 +113,129 @@ public final class DedupeVerticle extends VerticleBase {
     return shared.close();
   }
 
+  /**
+   * Answers a claim, replying once: from L1 at once (the hot path, no future), otherwise once the
+   * composed steps have decided.
+   */
   private void onClaim(Message<DedupeClaim> msg) {
     DedupeClaim c = msg.body();
-    long budget = Addresses.deadlineMs(msg.headers());
-    MemoryStore.Stored s = c.maxAgeMs() > 0 ? l1.get(c.key()) : null;
-    if (s != null && replayable(s, c)) {
-      msg.reply(replay(s));
-      return;
+    DedupeVerdict remembered = fromMemory(c);
+    if (remembered != null) {
+      msg.reply(remembered);
+    } else {
+      coalesce(c, Addresses.deadlineMs(msg.headers())).onSuccess(msg::reply);
     }
-    Flight flight = inFlight.get(c.coalesceKey());
-    if (flight != null) {
-      await(flight, msg, budget);
-      return;
-    }
-    Flight lead = new Flight();
-    lead.leaderTimer = vertx.setTimer(Math.max(1, budget) + LEADER_GRACE_MS, id -> release(c.coalesceKey(), null));
-    inFlight.put(c.coalesceKey(), lead);
-    sharedReplay(c).compose(stored -> {
-      if (stored != null) {
-        stored = new MemoryStore.Stored(stored.result().stored(), stored.storedAtMs(), stored.ttlMs());
-        l1.put(c.key(), stored.result(), stored.storedAtMs(), Math.max(1, stored.ttlMs() - (clock.millis() - stored.storedAtMs())));
-        msg.reply(replay(stored));
-        release(c.coalesceKey(), stored.result());
-        return Future.succeededFuture();
-      }
-      return shared.claim(c.coalesceKey(), budget + LEADER_GRACE_MS).compose(mine -> {
-        if (mine) {
-          msg.reply(DedupeVerdict.LEAD);
-          return Future.succeededFuture();
-        }
-        return shared.awaitOther(c.coalesceKey(), budget - WAITER_MARGIN_MS).map(other -> {
-          if (other == null) {
-            // The other instance gave up or died: this claimant walks, and leads its local waiters.
-            msg.reply(DedupeVerdict.LEAD);
-          } else {
-            ResolveResult shared = other.stored();
-            msg.reply(new DedupeVerdict(DedupeVerdict.Kind.JOINED, shared, 0));
-            release(c.coalesceKey(), shared);
-          }
-          return null;
-        });
-      });
-    });
   }
 
-  private Future<MemoryStore.Stored> sharedReplay(DedupeClaim c) {
+  /** A replay from L1, or null. */
+  private DedupeVerdict fromMemory(DedupeClaim c) {
+    if (c.maxAgeMs() <= 0) {
+      return null;
+    }
+    StoredEntry e = l1.get(c.key());
+    long now = clock.millis();
+    return e != null && e.replayableTo(c, now) ? e.replay(now) : null;
+  }
+
+  /** Waits for the identical request in flight on this instance, or leads it. */
+  private Future<DedupeVerdict> coalesce(DedupeClaim c, long budget) {
+    Flight flight = inFlight.get(c.coalesceKey());
+    return flight != null ? join(flight, budget) : lead(c, budget);
+  }
+
+  /** The leader's answer when it comes, or bypass at this waiter's own deadline. */
+  private Future<DedupeVerdict> join(Flight flight, long budget) {
+    long wait = budget - WAITER_MARGIN_MS;
+    if (wait <= 0) {
+      return Future.succeededFuture(DedupeVerdict.BYPASS);
+    }
+    Waiter w = new Waiter(flight);
+    w.timer = vertx.setTimer(wait, w);
+    flight.waiters.add(w);
+    return w.verdict.future();
+  }
+
+  /**
+   * Leads on this instance (identical requests arriving now wait for this one), then looks across
+   * instances: a stored answer in the shared store, the shared claim, or another instance's outcome.
+   * Any failure in these steps releases the local waiters and bypasses.
+   */
+  private Future<DedupeVerdict> lead(DedupeClaim c, long budget) {
+    String flightKey = c.coalesceKey();
+    Flight f = new Flight();
+    f.leaderTimer = vertx.setTimer(Math.max(1, budget) + LEADER_GRACE_MS, id -> release(flightKey, DedupeVerdict.BYPASS));
+    inFlight.put(flightKey, f);
+    return fromShared(c)
+        .compose(replay -> replay != null ? Future.succeededFuture(replay) : claimShared(c, budget))
+        .recover(t -> {
+          log.warn("claim on {} bypassed: {}", flightKey, t.toString());
+          release(flightKey, DedupeVerdict.BYPASS);
+          return Future.succeededFuture(DedupeVerdict.BYPASS);
+        });
+  }
+
+  /**
+   * A replay from the shared store, or null. The entry goes into L1 as read — its own stored-at and
+   * TTL, so its age is counted once — and the local waiters get its answer.
+   */
+  private Future<DedupeVerdict> fromShared(DedupeClaim c) {
     if (c.maxAgeMs() <= 0) {
       return Future.succeededFuture();
     }
-    return shared.lookup(c.key()).map(s -> s != null && replayable(s, c) ? s : null);
-  }
-
-  private void await(Flight flight, Message<DedupeClaim> msg, long budget) {
-    long wait = budget - WAITER_MARGIN_MS;
-    if (wait <= 0) {
-      msg.reply(DedupeVerdict.BYPASS);
-      return;
-    }
-    Waiter[] self = new Waiter[1];
-    long timer = vertx.setTimer(wait, id -> {
-      flight.waiters.remove(self[0]);
-      msg.reply(DedupeVerdict.BYPASS);
-    });
-    self[0] = new Waiter(msg, timer);
-    flight.waiters.add(self[0]);
-  }
-
-  private DedupeVerdict replay(MemoryStore.Stored s) {
-    return new DedupeVerdict(DedupeVerdict.Kind.REPLAY, s.result(), clock.millis() - s.storedAtMs());
-  }
-
-  private boolean replayable(MemoryStore.Stored s, DedupeClaim c) {
-    long age = clock.millis() - s.storedAtMs();
-    if (age > c.maxAgeMs() || age > s.ttlMs()) {
-      return false;
-    }
-    String accepted = c.acceptedClaims();
-    if (accepted == null || accepted.isEmpty() || s.result().claim() == null) {
-      return true;
-    }
-    for (String claim : accepted.split(",")) {
-      if (claim.equals(s.result().claim().wire())) {
-        return true;
+    return shared.lookup(c.key()).map(e -> {
+      long now = clock.millis();
+      if (e == null || !e.replayableTo(c, now)) {
+        return null;
       }
-    }
-    return false;
+      l1.put(c.key(), e);
+      release(c.coalesceKey(), DedupeVerdict.joined(e.answer()));
+      return e.replay(now);
+    });
+  }
+
+  /** Lead when this instance takes the shared claim, else wait for the instance holding it. */
+  private Future<DedupeVerdict> claimShared(DedupeClaim c, long budget) {
+    return shared.claim(c.coalesceKey(), budget + LEADER_GRACE_MS)
+        .compose(mine -> mine ? Future.succeededFuture(DedupeVerdict.LEAD) : awaitOther(c, budget));
+  }
+
+  /**
+   * The other instance's outcome, shared with the local waiters too; lead when there is none (its
+   * holder gave up or died): this claimant walks, and leads its local waiters.
+   */
+  private Future<DedupeVerdict> awaitOther(DedupeClaim c, long budget) {
+    return shared.awaitOther(c.coalesceKey(), budget - WAITER_MARGIN_MS).map(other -> {
+      if (other == null) {
+        return DedupeVerdict.LEAD;
+      }
+      DedupeVerdict joined = DedupeVerdict.joined(other);
+      release(c.coalesceKey(), joined);
+      return joined;
+    });
   }
 
   private void onComplete(Message<DedupeComplete> msg) {
     DedupeComplete d = msg.body();
-    // Encoded once here, every replay and coalesced delivery of it appends these bytes.
-    ResolveResult result = d.result() == null ? null : d.result().stored();
-    boolean store = result != null && result.resolved() && d.ttlMs() > 0;
+    // Encoded once here: every replay and coalesced delivery of it appends these bytes.
+    StoredAnswer answer = d.result() == null ? null : StoredAnswer.of(d.result());
+    boolean store = answer != null && answer.resolved() && d.ttlMs() > 0;
     if (store) {
-      l1.put(d.key(), result, clock.millis(), d.ttlMs());
+      l1.put(d.key(), new StoredEntry(answer, clock.millis(), d.ttlMs()));
     }
-    shared.complete(d.key(), d.coalesceKey(), result, store ? d.ttlMs() : 0);
-    release(d.coalesceKey(), result);
+    shared.complete(d.key(), d.coalesceKey(), answer, store ? d.ttlMs() : 0);
+    release(d.coalesceKey(), answer == null ? DedupeVerdict.BYPASS : DedupeVerdict.joined(answer));
   }
 
-  /** Ends a flight: waiters get the answer, or walk on their own when there is none. */
-  private void release(String coalesceKey, ResolveResult result) {
+  /** Ends a flight: its waiters get {@code v} (the answer, or bypass: walk on their own). */
+  private void release(String coalesceKey, DedupeVerdict v) {
     Flight f = inFlight.remove(coalesceKey);
     if (f == null) {
       return;
     }
     vertx.cancelTimer(f.leaderTimer);
-    DedupeVerdict v = result == null ? DedupeVerdict.BYPASS : new DedupeVerdict(DedupeVerdict.Kind.JOINED, result, 0);
     for (Waiter w : f.waiters) {
-      vertx.cancelTimer(w.timer());
-      w.msg().reply(v);
+      vertx.cancelTimer(w.timer);
+      w.verdict.tryComplete(v);
     }
   }
 

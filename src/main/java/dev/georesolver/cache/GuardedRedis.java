@@ -3,7 +3,6 @@ package dev.georesolver.cache;
 import dev.georesolver.metrics.Metrics;
 import io.vertx.circuitbreaker.CircuitBreaker;
 import io.vertx.circuitbreaker.CircuitBreakerOptions;
-import io.vertx.circuitbreaker.CircuitBreakerState;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -86,11 +85,6 @@ public final class GuardedRedis {
 
   private void noteFailure(Throwable t) {
     lastError = t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage());
-  }
-
-  /** Whether the breaker lets commands through (it does not probe). */
-  public boolean available() {
-    return breaker.state() != CircuitBreakerState.OPEN;
   }
 
   /** Pings Redis and reports reachability, breaker state and the last error. */

@@ -3,7 +3,6 @@ package dev.georesolver.cache;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Ticker;
-import dev.georesolver.bus.ResolveResult;
 
 import java.util.concurrent.TimeUnit;
 
@@ -14,22 +13,13 @@ import java.util.concurrent.TimeUnit;
  */
 public final class MemoryStore {
 
-  /**
-   * A stored answer.
-   *
-   * @param result the answer as served
-   * @param storedAtMs wall-clock epoch millis when stored
-   * @param ttlMs how long it is kept
-   */
-  public record Stored(ResolveResult result, long storedAtMs, long ttlMs) {}
-
-  private final Cache<String, Stored> cache;
+  private final Cache<String, StoredEntry> cache;
 
   /**
    * @param maxEntries the most answers kept
    * @param longestTtlMs the longest TTL any answer gets; an answer given a shorter one stays in
-   *     memory until then but is never served past its own ({@link Stored#ttlMs()}, checked by
-   *     the caller), which saves per-entry expiry bookkeeping on every put
+   *     memory until then but is never served past its own ({@link StoredEntry#ttlMs()}, checked by
+   *     {@link StoredEntry#replayableTo}), which saves per-entry expiry bookkeeping on every put
    * @param ticker Caffeine's clock (nanoseconds), injectable for tests
    */
   public MemoryStore(long maxEntries, long longestTtlMs, Ticker ticker) {
@@ -41,14 +31,14 @@ public final class MemoryStore {
         .build();
   }
 
-  /** The stored answer, or null. */
-  public Stored get(String key) {
+  /** The stored entry, or null. */
+  public StoredEntry get(String key) {
     return cache.getIfPresent(key);
   }
 
-  /** Stores an answer for {@code ttlMs}. */
-  public void put(String key, ResolveResult result, long storedAtMs, long ttlMs) {
-    cache.put(key, new Stored(result, storedAtMs, ttlMs));
+  /** Stores an entry, replacing any under the same key. */
+  public void put(String key, StoredEntry entry) {
+    cache.put(key, entry);
   }
 
   /** Approximate number of entries. */

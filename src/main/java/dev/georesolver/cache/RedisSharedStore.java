@@ -1,9 +1,10 @@
 package dev.georesolver.cache;
 
-import dev.georesolver.bus.ResolveResult;
+import dev.georesolver.bus.StoredAnswer;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import io.vertx.redis.client.Command;
@@ -18,10 +19,11 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * Stored answers and cross-instance coalescing in Redis (DESIGN §7).
+ * Stored answers and cross-instance coalescing in Redis.
  *
  * <ul>
- *   <li>{@code {prefix}idem:{key}}: string with TTL, the served answer and when it was stored;
+ *   <li>{@code {prefix}idem:{key}}: string with TTL, the served answer and when it was stored
+ *       ({@link StoredEntry#toBuffer()});
  *   <li>{@code {prefix}lock:{coalesceKey}}: {@code SET NX PX} claim holding this instance's id; it
  *       expires if its holder dies;
  *   <li>{@code {prefix}done:{coalesceKey}}: the holder's outcome (resolved or refused), kept
@@ -60,20 +62,18 @@ final class RedisSharedStore implements SharedStore {
   }
 
   @Override
-  public Future<MemoryStore.Stored> lookup(String key) {
+  public Future<StoredEntry> lookup(String key) {
     return redis.send(Request.cmd(Command.GET).arg(prefix + "idem:" + key))
-        .map(this::stored)
+        .map(this::entry)
         .otherwise(t -> null);
   }
 
-  private MemoryStore.Stored stored(Response r) {
+  private StoredEntry entry(Response r) {
     if (r == null) {
       return null;
     }
     try {
-      JsonObject j = new JsonObject(r.toBuffer());
-      return new MemoryStore.Stored(ResolveResult.fromJson(j.getJsonObject("result")), j.getLong("stored_at_ms"),
-          j.getLong("ttl_ms"));
+      return StoredEntry.fromJson(new JsonObject(r.toBuffer()));
     } catch (DecodeException | ClassCastException | NullPointerException e) {
       log.warn("unreadable stored answer ignored: {}", e.getMessage());
       return null;
@@ -89,14 +89,14 @@ final class RedisSharedStore implements SharedStore {
   }
 
   @Override
-  public Future<ResolveResult> awaitOther(String coalesceKey, long waitMs) {
-    Promise<ResolveResult> p = Promise.promise();
+  public Future<StoredAnswer> awaitOther(String coalesceKey, long waitMs) {
+    Promise<StoredAnswer> p = Promise.promise();
     long until = clock.millis() + waitMs;
     poll(coalesceKey, until, p);
     return p.future();
   }
 
-  private void poll(String coalesceKey, long until, Promise<ResolveResult> p) {
+  private void poll(String coalesceKey, long until, Promise<StoredAnswer> p) {
     List<Request> rs = List.of(
         Request.cmd(Command.GET).arg(prefix + "done:" + coalesceKey),
         Request.cmd(Command.EXISTS).arg(prefix + "lock:" + coalesceKey));
@@ -108,7 +108,7 @@ final class RedisSharedStore implements SharedStore {
       Response done = ar.result().get(0);
       if (done != null) {
         try {
-          p.tryComplete(ResolveResult.fromJson(new JsonObject(done.toBuffer())));
+          p.tryComplete(StoredAnswer.fromJson(new JsonObject(done.toBuffer())));
         } catch (RuntimeException e) {
           p.tryComplete(null);
         }
@@ -124,15 +124,14 @@ final class RedisSharedStore implements SharedStore {
   }
 
   @Override
-  public void complete(String key, String coalesceKey, ResolveResult result, long ttlMs) {
+  public void complete(String key, String coalesceKey, StoredAnswer answer, long ttlMs) {
     List<Request> rs = new ArrayList<>(3);
-    if (result != null) {
-      JsonObject json = result.toJson();
-      if (result.resolved() && ttlMs > 0) {
-        JsonObject stored = new JsonObject().put("stored_at_ms", clock.millis()).put("ttl_ms", ttlMs).put("result", json);
-        rs.add(Request.cmd(Command.SET).arg(prefix + "idem:" + key).arg(stored.toBuffer()).arg("PX").arg(ttlMs));
+    if (answer != null) {
+      if (answer.resolved() && ttlMs > 0) {
+        Buffer entry = new StoredEntry(answer, clock.millis(), ttlMs).toBuffer();
+        rs.add(Request.cmd(Command.SET).arg(prefix + "idem:" + key).arg(entry).arg("PX").arg(ttlMs));
       }
-      rs.add(Request.cmd(Command.SET).arg(prefix + "done:" + coalesceKey).arg(json.toBuffer()).arg("PX").arg(DONE_TTL_MS));
+      rs.add(Request.cmd(Command.SET).arg(prefix + "done:" + coalesceKey).arg(answer.toBuffer()).arg("PX").arg(DONE_TTL_MS));
     }
     rs.add(Request.cmd(Command.EVAL).arg(UNLOCK).arg(1).arg(prefix + "lock:" + coalesceKey).arg(instanceId));
     redis.batch(rs).onFailure(t -> log.debug("store write skipped: {}", t.getMessage()));

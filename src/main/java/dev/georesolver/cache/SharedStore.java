@@ -1,6 +1,6 @@
 package dev.georesolver.cache;
 
-import dev.georesolver.bus.ResolveResult;
+import dev.georesolver.bus.StoredAnswer;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 
@@ -11,8 +11,8 @@ import io.vertx.core.json.JsonObject;
  */
 interface SharedStore {
 
-  /** A stored answer, or null. */
-  Future<MemoryStore.Stored> lookup(String key);
+  /** The stored entry, as stored (its own stored-at and TTL), or null. */
+  Future<StoredEntry> lookup(String key);
 
   /**
    * Tries to become the one instance walking this request.
@@ -28,10 +28,13 @@ interface SharedStore {
    * @return the outcome, or null when the holder released the claim without one, died, or
    *     {@code waitMs} ran out
    */
-  Future<ResolveResult> awaitOther(String coalesceKey, long waitMs);
+  Future<StoredAnswer> awaitOther(String coalesceKey, long waitMs);
 
-  /** Stores a resolved answer for {@code ttlMs} (0: not stored), publishes the outcome to waiters, releases the claim. */
-  void complete(String key, String coalesceKey, ResolveResult result, long ttlMs);
+  /**
+   * Stores a resolved answer for {@code ttlMs} (0: not stored), publishes the outcome to waiters
+   * (none when {@code answer} is null: the walk failed), releases the claim.
+   */
+  void complete(String key, String coalesceKey, StoredAnswer answer, long ttlMs);
 
   /** Store status for health. */
   Future<JsonObject> status();
@@ -42,7 +45,7 @@ interface SharedStore {
   /** The embedded default: nothing shared, nothing to wait for. */
   SharedStore NONE = new SharedStore() {
     @Override
-    public Future<MemoryStore.Stored> lookup(String key) {
+    public Future<StoredEntry> lookup(String key) {
       return Future.succeededFuture();
     }
 
@@ -52,12 +55,12 @@ interface SharedStore {
     }
 
     @Override
-    public Future<ResolveResult> awaitOther(String coalesceKey, long waitMs) {
+    public Future<StoredAnswer> awaitOther(String coalesceKey, long waitMs) {
       return Future.succeededFuture();
     }
 
     @Override
-    public void complete(String key, String coalesceKey, ResolveResult result, long ttlMs) {}
+    public void complete(String key, String coalesceKey, StoredAnswer answer, long ttlMs) {}
 
     @Override
     public Future<JsonObject> status() {

@@ -11,6 +11,7 @@ import dev.georesolver.bus.Hit;
 import dev.georesolver.bus.IndexEntry;
 import dev.georesolver.normalize.AddressKeys;
 import dev.georesolver.bus.RequestValidator;
+import dev.georesolver.bus.ResolveReply;
 import dev.georesolver.bus.ResolveRequest;
 import dev.georesolver.bus.ResolveResult;
 import dev.georesolver.bus.TierReply;
@@ -165,7 +166,7 @@ public final class ChainVerticle extends VerticleBase {
 
 
   /** One request, from dedupe claim to result. */
-  Future<ResolveResult> resolve(ResolveRequest req, Deadline deadline, Stopwatch sw) {
+  Future<ResolveReply> resolve(ResolveRequest req, Deadline deadline, Stopwatch sw) {
     IntentConfig intent = manifest.intent(req.intent()).orElseThrow();
     List<TierConfig> ladder = ladders.get(req.direction()).get(intent.name());
     if (ladder.isEmpty()) {
@@ -175,14 +176,18 @@ public final class ChainVerticle extends VerticleBase {
     String key = key(req);
     String coalesceKey = key + "|" + intent.name() + "|" + req.direction();
     Walk walk = new Walk(req, intent, ladder, deadline, sw, key);
-    return claim(key, coalesceKey, intent, deadline).compose(v -> switch (v.kind()) {
-      case REPLAY -> Future.succeededFuture(v.result().forIntent(intent.name())
-          .redelivered(req.traceId(), sw.elapsedMs(), v.ageMs() / 1000, false));
-      case JOINED -> Future.succeededFuture(v.result().forIntent(intent.name())
-          .redelivered(req.traceId(), sw.elapsedMs(), null, true));
-      case LEAD -> step(walk, 0).andThen(ar -> complete(key, coalesceKey, ar.succeeded() ? ar.result() : null));
-      case BYPASS -> step(walk, 0);
+    return claim(key, coalesceKey, intent, deadline).<ResolveReply>compose(v -> switch (v.kind()) {
+      case REPLAY -> Future.succeededFuture(v.answer().replayed(intent.name(), req.traceId(), sw.elapsedMs(), v.ageMs() / 1000));
+      case JOINED -> Future.succeededFuture(v.answer().joined(intent.name(), req.traceId(), sw.elapsedMs()));
+      case LEAD -> reply(step(walk, 0).andThen(ar -> complete(key, coalesceKey, ar.succeeded() ? ar.result() : null)));
+      case BYPASS -> reply(step(walk, 0));
     });
+  }
+
+  /** A walk's result as the reply type (a future is only read, so the widening is safe and costs nothing). */
+  @SuppressWarnings("unchecked")
+  private static Future<ResolveReply> reply(Future<? extends ResolveReply> walk) {
+    return (Future<ResolveReply>) walk;
   }
 
   private String disabledNote() {
@@ -310,17 +315,43 @@ public final class ChainVerticle extends VerticleBase {
 
   private ResolveResult resolved(Walk w, int i, TierConfig tier, Hit hit) {
     long now = clock.millis();
-    return new ResolveResult(ResolveResult.RESOLVED, w.req().direction(), hit.lon(), hit.lat(), hit.label(), hit.precision(),
-        hit.distanceM(), tier.name(), tier.claim(), hit.confidence(), i > 0, Notices.opener(tier, hit, now), null,
-        w.intent().name(), w.key(), manifest.revision(), w.req().traceId(), w.sw().elapsedMs(), w.attempts(),
-        hit.transform(), hit.observedAtMs(), now, null, false);
+    return resultOf(w)
+        .status(ResolveResult.RESOLVED)
+        .lon(hit.lon())
+        .lat(hit.lat())
+        .label(hit.label())
+        .precision(hit.precision())
+        .distanceM(hit.distanceM())
+        .resolutionSource(tier.name())
+        .claim(tier.claim())
+        .confidence(hit.confidence())
+        .degraded(i > 0)
+        .notice(Notices.opener(tier, hit, now))
+        .transform(hit.transform())
+        .observedAtMs(hit.observedAtMs())
+        .resolvedAtMs(now)
+        .build();
   }
 
   private ResolveResult refusal(Walk w) {
-    String reason = Notices.refusalReason(w.attempts());
-    return new ResolveResult(ResolveResult.REFUSED, w.req().direction(), null, null, null, null, null, null, null, null,
-        false, Notices.refusalNotice(w.attempts()), reason, w.intent().name(), w.key(), manifest.revision(), w.req().traceId(),
-        w.sw().elapsedMs(), w.attempts(), null, null, clock.millis(), null, false);
+    return resultOf(w)
+        .status(ResolveResult.REFUSED)
+        .notice(Notices.refusalNotice(w.attempts()))
+        .reason(Notices.refusalReason(w.attempts()))
+        .resolvedAtMs(clock.millis())
+        .build();
+  }
+
+  /** What every result of a walk carries: the request's direction, intent, key and trace, the walk's attempts and time. */
+  private ResolveResult.Builder resultOf(Walk w) {
+    return ResolveResult.builder()
+        .direction(w.req().direction())
+        .intent(w.intent().name())
+        .idempotencyKey(w.key())
+        .manifestRevision(manifest.revision())
+        .traceId(w.req().traceId())
+        .elapsedMs(w.sw().elapsedMs())
+        .attempts(w.attempts());
   }
 
   private void onHealth(Message<Object> msg) {

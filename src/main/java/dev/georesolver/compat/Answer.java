@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.georesolver.bus.ResolveResult;
+import dev.georesolver.bus.StoredAnswer;
 import dev.georesolver.geo.Claim;
 import dev.georesolver.provider.Direction;
 import io.vertx.core.buffer.Buffer;
@@ -15,8 +16,8 @@ import java.io.UncheckedIOException;
  * The part of a {@link ResolveResult} the compatible APIs render: what was found, where, and what
  * it may claim. Immutable and thread-safe.
  *
- * <p>{@link #of(ResolveResult)} reads a fresh result's accessors; a replayed or coalesced delivery
- * keeps these fields only in its encoded stable JSON, which is read here with a streaming parser
+ * <p>{@link #of(ResolveResult)} reads a fresh result's accessors; a {@link StoredAnswer} (a replayed
+ * or coalesced delivery) keeps these fields only in its encoded stable JSON, which is read here with a streaming parser
  * (no {@code JsonObject} per answer: this runs on every replay).
  *
  * @param resolved whether a rung answered
@@ -59,14 +60,15 @@ public record Answer(
     return !resolved && NOT_FOUND.equals(reason);
   }
 
-  /** The answer of a result, fresh or replayed. */
+  /** The answer of a result fresh from a walk. */
   public static Answer of(ResolveResult r) {
-    Buffer stable = r.stableJson();
-    if (stable != null) {
-      return parse(stable, r.direction());
-    }
     return new Answer(r.resolved(), r.direction(), r.lon(), r.lat(), r.label(), r.precision(), r.resolutionSource(),
         r.claim(), r.confidence(), r.degraded(), r.notice(), r.reason(), r.idempotencyKey());
+  }
+
+  /** The answer of a stored one (a replay, a coalesced delivery): read from its encoded stable JSON. */
+  public static Answer of(StoredAnswer s) {
+    return parse(s.toBuffer(), s.direction());
   }
 
   /** Reads the fields above from result JSON ({@code ResolveResult#toBuffer()} or its stable part). */

@@ -3,6 +3,8 @@ package dev.georesolver.compat;
 import dev.georesolver.bus.Addresses;
 import dev.georesolver.bus.FieldProblem;
 import dev.georesolver.bus.RequestValidator;
+import dev.georesolver.bus.Redelivery;
+import dev.georesolver.bus.ResolveReply;
 import dev.georesolver.bus.ResolveResult;
 import dev.georesolver.chain.TraceIds;
 import dev.georesolver.provider.Direction;
@@ -159,11 +161,11 @@ public final class CompatHandler<O> implements Handler<RoutingContext> {
   }
 
   /** A fresh answer is rendered; a stored one (a replay, a coalesced delivery) is rendered once. */
-  private ReplayRenderings.Reply reply(ResolveResult r, Translation<O> t) {
-    if (r.stableJson() == null) {
-      return reply(Outcome.of(Answer.of(r)), t);
+  private ReplayRenderings.Reply reply(ResolveReply r, Translation<O> t) {
+    if (r instanceof Redelivery again) {
+      return replays.get(again.answer(), t.direction(), t.options(), () -> reply(Outcome.of(Answer.of(again.answer())), t));
     }
-    return replays.get(r.stableJson(), t.direction(), t.options(), () -> reply(Outcome.of(Answer.of(r)), t));
+    return reply(Outcome.of(Answer.of((ResolveResult) r)), t);
   }
 
   private Future<ReplayRenderings.Reply> ask(Translation<O> t, HttpServerRequest req, String traceId) {
@@ -179,7 +181,7 @@ public final class CompatHandler<O> implements Handler<RoutingContext> {
         .addHeader(Addresses.DEADLINE_HEADER, Long.toString(v.budgetMs()))
         .addHeader(Addresses.TRACE_HEADER, traceId);
     String address = t.direction() == Direction.FORWARD ? Addresses.RESOLVE : Addresses.REVERSE;
-    return bus.<ResolveResult>request(address, v.request(), o)
+    return bus.<ResolveReply>request(address, v.request(), o)
         .map(Message::body)
         .map(r -> reply(r, t));
   }

@@ -3,7 +3,7 @@ package dev.georesolver.ingress;
 import dev.georesolver.bus.Addresses;
 import dev.georesolver.bus.FieldProblem;
 import dev.georesolver.bus.RequestValidator;
-import dev.georesolver.bus.ResolveResult;
+import dev.georesolver.bus.ResolveReply;
 import dev.georesolver.chain.TraceIds;
 import dev.georesolver.provider.Direction;
 import io.vertx.core.Handler;
@@ -83,7 +83,7 @@ public final class GeocodeHandler implements Handler<RoutingContext> {
         .addHeader(Addresses.DEADLINE_HEADER, Long.toString(v.budgetMs()))
         .addHeader(Addresses.TRACE_HEADER, traceId);
     String address = direction == Direction.FORWARD ? Addresses.RESOLVE : Addresses.REVERSE;
-    bus.<ResolveResult>request(address, v.request(), o)
+    bus.<ResolveReply>request(address, v.request(), o)
         .map(Message::body)
         .onSuccess(r -> {
           if (!ctx.response().ended()) {

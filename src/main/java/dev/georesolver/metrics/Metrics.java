@@ -1,6 +1,7 @@
 package dev.georesolver.metrics;
 
 import dev.georesolver.bus.Attempt;
+import dev.georesolver.bus.ResolveReply;
 import dev.georesolver.bus.ResolveResult;
 import dev.georesolver.geo.Claim;
 import dev.georesolver.provider.Direction;
@@ -54,8 +55,8 @@ public final class Metrics {
     return registry.scrape();
   }
 
-  /** Records one delivered result. */
-  public void result(ResolveResult r) {
+  /** Records one delivered result (a redelivery is always a replay or a coalesced delivery). */
+  public void result(ResolveReply r) {
     requests.computeIfAbsent(new RequestTags(r.direction(), r.status(), r.claim(), r.resolutionSource(), r.degraded()),
         this::requestCounter).increment();
     (r.direction() == Direction.FORWARD ? forwardTimer : reverseTimer).record(r.elapsedMs(), TimeUnit.MILLISECONDS);
@@ -63,9 +64,9 @@ public final class Metrics {
       replayed.increment();
     } else if (r.coalesced()) {
       coalesced.increment();
-    } else {
+    } else if (r instanceof ResolveResult walk) {
       walked.increment();
-      for (Attempt a : r.attempts()) {
+      for (Attempt a : walk.attempts()) {
         rungs.computeIfAbsent(new RungTags(a.tier(), a.outcome()), t -> Counter.builder("georesolver_rung")
             .description("Rung visits by outcome").tag("tier", t.tier()).tag("outcome", t.outcome())
             .register(registry)).increment();

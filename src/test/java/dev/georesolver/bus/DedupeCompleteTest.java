@@ -22,4 +22,11 @@ class DedupeCompleteTest {
 
     assertThat(DedupeComplete.fromJson(overTheWire(c.toJson()))).isEqualTo(c);
   }
+
+  @Test
+  void shouldRoundTripAFailedWalkWithoutAResult() {
+    DedupeComplete c = new DedupeComplete("ab12cd34", "ab12cd34|describe|FORWARD", null, 0);
+
+    assertThat(DedupeComplete.fromJson(overTheWire(c.toJson()))).isEqualTo(c);
+  }
 }

@@ -15,8 +15,9 @@ class DedupeVerdictTest {
     return Stream.of(
         DedupeVerdict.LEAD,
         DedupeVerdict.BYPASS,
-        new DedupeVerdict(DedupeVerdict.Kind.REPLAY, Samples.RESOLVED, 4_500),
-        new DedupeVerdict(DedupeVerdict.Kind.JOINED, Samples.REFUSED, 0));
+        DedupeVerdict.replay(StoredAnswer.of(Samples.RESOLVED), 4_500),
+        DedupeVerdict.replay(StoredAnswer.of(Samples.REPLAYED_REVERSE), 0),
+        DedupeVerdict.joined(StoredAnswer.of(Samples.REFUSED)));
   }
 
   @ParameterizedTest

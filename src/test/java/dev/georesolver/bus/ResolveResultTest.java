@@ -13,12 +13,14 @@ import static dev.georesolver.bus.Samples.REPLAYED_REVERSE;
 import static dev.georesolver.bus.Samples.RESOLVED;
 import static dev.georesolver.bus.Samples.overTheWire;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The result JSON of DESIGN §9, as built and as read back. */
+/** The result JSON, as built and as read back. */
 class ResolveResultTest {
 
   static Stream<ResolveResult> results() {
-    return Stream.of(RESOLVED, REFUSED, REPLAYED_REVERSE, RESOLVED.redelivered("trace-9", 3, null, true));
+    return Stream.of(RESOLVED, REFUSED, REPLAYED_REVERSE,
+        RESOLVED.toBuilder().traceId("trace-9").elapsedMs(3).coalesced(true).build());
   }
 
   @ParameterizedTest
@@ -30,23 +32,8 @@ class ResolveResultTest {
 
   @ParameterizedTest
   @MethodSource("results")
-  @DisplayName("a stored answer delivered again writes the same JSON from its pre-encoded stable fields")
-  void shouldEncodeTheSameWithStableJson(ResolveResult r) {
-    ResolveResult stored = r.stored();
-    ResolveResult again = stored.forIntent("measure").redelivered("trace-77", 4, 120L, false);
-    ResolveResult plain = r.forIntent("measure").redelivered("trace-77", 4, 120L, false);
-
-    assertThat(stored.stableJson()).isNotNull();
-    assertThat(again.stableJson()).as("carried to every delivery").isSameAs(stored.stableJson());
-    assertThat(new JsonObject(again.toBuffer())).isEqualTo(new JsonObject(plain.toBuffer()));
-    assertThat(new JsonObject(stored.stableJson()).containsKey("trace_id")).isFalse();
-    assertThat(stored.stored()).isSameAs(stored);
-    assertThat(stored.attempts()).as("kept only in the encoded bytes").isEmpty();
-    assertThat(stored.claim()).isEqualTo(r.claim());
-    assertThat(stored.resolved()).isEqualTo(r.resolved());
-    assertThat(ResolveResult.fromJson(stored.toJson()).forIntent(r.intent()))
-        .as("the whole result reads back from the stored form")
-        .isEqualTo(r.redelivered(null, 0, null, false).forIntent(r.intent()));
+  void shouldCopyEveryFieldThroughItsBuilder(ResolveResult r) {
+    assertThat(r.toBuilder().build()).isEqualTo(r);
   }
 
   @Test
@@ -96,20 +83,37 @@ class ResolveResultTest {
   }
 
   @Test
-  void shouldRedeliverWithItsOwnTraceTimeAndReplayAge() {
-    ResolveResult r = RESOLVED.redelivered("trace-9", 3, 120L, false);
-
-    assertThat(r.traceId()).isEqualTo("trace-9");
-    assertThat(r.elapsedMs()).isEqualTo(3);
-    assertThat(r.replayAgeS()).isEqualTo(120);
-    assertThat(r).usingRecursiveComparison().ignoringFields("traceId", "elapsedMs", "replayAgeS").isEqualTo(RESOLVED);
-  }
-
-  @Test
-  void shouldRelabelTheIntentOnly() {
-    ResolveResult r = RESOLVED.forIntent("measure");
+  void shouldChangeOnlyWhatTheCopySets() {
+    ResolveResult r = RESOLVED.toBuilder().intent("measure").build();
 
     assertThat(r.intent()).isEqualTo("measure");
     assertThat(r).usingRecursiveComparison().ignoringFields("intent").isEqualTo(RESOLVED);
+  }
+
+  @Test
+  @DisplayName("a builder starts forward, with no attempts and every other field absent")
+  void shouldStartEmpty() {
+    ResolveResult r = ResolveResult.builder().status(ResolveResult.REFUSED).build();
+
+    assertThat(r.toBuffer().toString()).isEqualTo(
+        "{\"status\":\"refused\",\"degraded\":false,\"attempts\":[],\"resolved_at_ms\":0,\"elapsed_ms\":0}");
+    assertThat(r.direction()).isEqualTo(dev.georesolver.provider.Direction.FORWARD);
+  }
+
+  @Test
+  void shouldRequireAStatus() {
+    assertThatThrownBy(() -> ResolveResult.builder().build()).isInstanceOf(NullPointerException.class)
+        .hasMessageContaining("status");
+  }
+
+  @Test
+  @DisplayName("the attempts of a result cannot be changed through it or through the list it was built from")
+  void shouldKeepItsOwnAttempts() {
+    java.util.List<Attempt> list = new java.util.ArrayList<>(Samples.ATTEMPTS);
+    ResolveResult r = RESOLVED.toBuilder().attempts(list).build();
+    list.clear();
+
+    assertThat(r.attempts()).hasSize(3);
+    assertThatThrownBy(() -> r.attempts().clear()).isInstanceOf(UnsupportedOperationException.class);
   }
 }

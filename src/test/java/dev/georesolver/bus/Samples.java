@@ -33,19 +33,60 @@ final class Samples {
       new Attempt("osm", "skipped_admission", 0, 0, "usable 80 ms < 0.5 x typical 400 ms"),
       new Attempt("cache", "hit", 1, 4, null));
 
-  static final ResolveResult RESOLVED = new ResolveResult(ResolveResult.RESOLVED, Direction.FORWARD, 2.3376, 48.8606,
-      "Musée du Louvre, Paris", "rooftop", null, "cache", Claim.CACHED, 0.93, true, "From a cached result 4 h old, ",
-      null, "describe", "ab12cd34", "0123456789ab-g3f9c2ab", "trace-fwd", 1230, ATTEMPTS, TRANSFORM,
-      1_767_210_000_000L, 1_767_225_600_000L, null, false);
+  static final ResolveResult RESOLVED = ResolveResult.builder()
+      .status(ResolveResult.RESOLVED)
+      .lon(2.3376)
+      .lat(48.8606)
+      .label("Musée du Louvre, Paris")
+      .precision("rooftop")
+      .resolutionSource("cache")
+      .claim(Claim.CACHED)
+      .confidence(0.93)
+      .degraded(true)
+      .notice("From a cached result 4 h old, ")
+      .intent("describe")
+      .idempotencyKey("ab12cd34")
+      .manifestRevision("0123456789ab-g3f9c2ab")
+      .traceId("trace-fwd")
+      .elapsedMs(1230)
+      .attempts(ATTEMPTS)
+      .transform(TRANSFORM)
+      .observedAtMs(1_767_210_000_000L)
+      .resolvedAtMs(1_767_225_600_000L)
+      .build();
 
-  static final ResolveResult REFUSED = new ResolveResult(ResolveResult.REFUSED, Direction.FORWARD, null, null, null, null,
-      null, null, null, null, false, "No rung could answer within the time budget.", "budget_exhausted", "contain",
-      "ab12cd34", "0123456789ab", "trace-2", 2499, List.of(new Attempt("primary", "deadline", 1, 2400, null)), null,
-      null, 1_767_225_600_000L, null, false);
+  static final ResolveResult REFUSED = ResolveResult.builder()
+      .status(ResolveResult.REFUSED)
+      .notice("No rung could answer within the time budget.")
+      .reason("budget_exhausted")
+      .intent("contain")
+      .idempotencyKey("ab12cd34")
+      .manifestRevision("0123456789ab")
+      .traceId("trace-2")
+      .elapsedMs(2499)
+      .attempts(List.of(new Attempt("primary", "deadline", 1, 2400, null)))
+      .resolvedAtMs(1_767_225_600_000L)
+      .build();
 
-  static final ResolveResult REPLAYED_REVERSE = new ResolveResult(ResolveResult.RESOLVED, Direction.REVERSE, -0.1276,
-      51.5072, null, null, 12.5, "primary", Claim.EXACT, 1.0, false, "Matched to the address by primary, ", null,
-      "measure", "ef56", "0123456789ab", "trace-3", 2, List.of(), null, null, 1_767_225_000_000L, 600L, true);
+  static final ResolveResult REPLAYED_REVERSE = ResolveResult.builder()
+      .status(ResolveResult.RESOLVED)
+      .direction(Direction.REVERSE)
+      .lon(-0.1276)
+      .lat(51.5072)
+      .distanceM(12.5)
+      .resolutionSource("primary")
+      .claim(Claim.EXACT)
+      .confidence(1.0)
+      .notice("Matched to the address by primary, ")
+      .intent("measure")
+      .idempotencyKey("ef56")
+      .manifestRevision("0123456789ab")
+      .traceId("trace-3")
+      .elapsedMs(2)
+      .resolvedAtMs(1_767_225_000_000L)
+      .replayAgeS(600L)
+      .coalesced(true)
+      .build();
 
   /** The JSON as it comes back from the wire: encoded to text and parsed again. */
   static JsonObject overTheWire(JsonObject j) {

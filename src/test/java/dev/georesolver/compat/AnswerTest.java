@@ -1,6 +1,7 @@
 package dev.georesolver.compat;
 
 import dev.georesolver.bus.ResolveResult;
+import dev.georesolver.bus.StoredAnswer;
 import dev.georesolver.geo.Claim;
 import dev.georesolver.provider.Direction;
 import org.junit.jupiter.api.DisplayName;
@@ -11,13 +12,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 class AnswerTest {
 
   @Test
-  @DisplayName("a replayed result (only its encoded stable JSON) reads exactly as the fresh result it was stored from")
+  @DisplayName("a stored answer (only its encoded stable JSON) reads exactly as the fresh result it was stored from")
   void replayedFormReadsAsFresh() {
     ResolveResult fresh = Results.result(Results.resolved("exact", "rooftop", false));
-    ResolveResult replay = fresh.stored().redelivered("t9", 1, 30L, false);
-    assertThat(replay.lon()).as("the stored form keeps the point only in its JSON").isNull();
+    StoredAnswer stored = StoredAnswer.of(fresh);
 
-    Answer a = Answer.of(replay);
+    Answer a = Answer.of(stored);
 
     assertThat(a).isEqualTo(Answer.of(fresh));
     assertThat(a.resolved()).isTrue();
@@ -31,7 +31,7 @@ class AnswerTest {
   @DisplayName("a stored refusal shared with a coalesced waiter keeps its reason and notice")
   void storedRefusal() {
     ResolveResult refused = Results.result(Results.refused("no_rung_available", "No rung could answer: primary failed (transient)."));
-    Answer a = Answer.of(refused.stored().redelivered("t", 0, null, true));
+    Answer a = Answer.of(StoredAnswer.of(refused));
     assertThat(a.resolved()).isFalse();
     assertThat(a.reason()).isEqualTo("no_rung_available");
     assertThat(a.notFound()).isFalse();

@@ -1,5 +1,6 @@
 package dev.georesolver.compat;
 
+import dev.georesolver.bus.StoredAnswer;
 import dev.georesolver.provider.Direction;
 import io.vertx.core.buffer.Buffer;
 import org.junit.jupiter.api.DisplayName;
@@ -15,11 +16,11 @@ class ReplayRenderingsTest {
       new ReplayRenderings.Reply(new Outcome.NotFound(null), Rendered.json(200, Buffer.buffer("[]")));
 
   @Test
-  @DisplayName("one stored answer is rendered once per direction and options; an equal but distinct buffer is another answer")
+  @DisplayName("one stored answer is rendered once per direction and options; an equal but distinct stored answer is another")
   void renderedOncePerStoredAnswer() {
     ReplayRenderings<GoogleRequests.Options> r = new ReplayRenderings<>();
     AtomicInteger renders = new AtomicInteger();
-    Buffer stored = Buffer.buffer("{\"status\":\"resolved\"}");
+    StoredAnswer stored = StoredAnswer.of(Results.result(Results.resolved("exact", "rooftop", false)));
     for (int i = 0; i < 3; i++) {
       r.get(stored, Direction.FORWARD, new GoogleRequests.Options("q"), () -> {
         renders.incrementAndGet();
@@ -31,7 +32,7 @@ class ReplayRenderingsTest {
       renders.incrementAndGet();
       return REPLY;
     });
-    r.get(Buffer.buffer("{\"status\":\"resolved\"}"), Direction.FORWARD, new GoogleRequests.Options("q"), () -> {
+    r.get(StoredAnswer.of(Results.result(Results.resolved("exact", "rooftop", false))), Direction.FORWARD, new GoogleRequests.Options("q"), () -> {
       renders.incrementAndGet();
       return REPLY;
     });

@@ -1,6 +1,8 @@
 package dev.georesolver.bench.jmh;
 
+import dev.georesolver.bus.Redelivery;
 import dev.georesolver.bus.ResolveResult;
+import dev.georesolver.bus.StoredAnswer;
 import dev.georesolver.compat.Answer;
 import dev.georesolver.compat.GoogleRequests;
 import dev.georesolver.compat.GoogleShapes;
@@ -31,7 +33,7 @@ import java.util.concurrent.TimeUnit;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public class CompatEncodeBenchmark {
 
-  private ResolveResult replay;
+  private Redelivery replay;
   private final NominatimRequests.Options nominatim =
       new NominatimRequests.Options(NominatimFormat.JSONV2, false, 10, "10 Downing St, London SW1A 2AA");
   private final GoogleRequests.Options google = new GoogleRequests.Options("10 Downing St, London SW1A 2AA");
@@ -39,7 +41,7 @@ public class CompatEncodeBenchmark {
   @Setup
   public void setup() {
     ResolveResult fresh = ResolveResult.fromJson(new JsonObject(ResultEncodeBenchmark.SAMPLE));
-    replay = fresh.stored().redelivered("4bf92f3577b34da6a3ce929d0e0e4736", 1, 12L, false);
+    replay = StoredAnswer.of(fresh).replayed("describe", "4bf92f3577b34da6a3ce929d0e0e4736", 1, 12L);
   }
 
   @Benchmark
@@ -49,11 +51,11 @@ public class CompatEncodeBenchmark {
 
   @Benchmark
   public Buffer nominatimReplay() {
-    return NominatimShapes.render(Outcome.of(Answer.of(replay)), Direction.FORWARD, nominatim).body();
+    return NominatimShapes.render(Outcome.of(Answer.of(replay.answer())), Direction.FORWARD, nominatim).body();
   }
 
   @Benchmark
   public Buffer googleReplay() {
-    return GoogleShapes.render(Outcome.of(Answer.of(replay)), google).body();
+    return GoogleShapes.render(Outcome.of(Answer.of(replay.answer())), google).body();
   }
 }

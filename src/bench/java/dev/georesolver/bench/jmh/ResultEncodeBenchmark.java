@@ -1,6 +1,7 @@
 package dev.georesolver.bench.jmh;
 
 import dev.georesolver.bus.ResolveResult;
+import dev.georesolver.bus.StoredAnswer;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -14,12 +15,13 @@ import org.openjdk.jmh.annotations.State;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The last step of every answer, replays included: {@code ResolveResult.toJson().toBuffer()}. The
- * result is a replayed answer of the shape the ingress serves (one attempt, an identity transform).
+ * The last step of every answer, replays included: writing the result JSON. The result is an answer
+ * of the shape the ingress serves (one attempt, an identity transform); {@link #toJsonToBuffer()} is
+ * the way through a {@code JsonObject} that the streaming writer replaced.
  *
- * <p>{@link #replaySplice()} is the what-if behind a proposal in docs/benchmarks.md, not main code:
- * the store keeps an answer's JSON encoded once, without the fields that differ per delivery, and a
- * replay writes those few fields in front of the stored bytes.
+ * <p>{@link #freshToBuffer()} and {@link #replayToBuffer()} are the main code's two writes (a walk's
+ * answer; a replay of a stored answer). {@link #replaySplice()} is the hand-written what-if behind
+ * the proposal in docs/benchmarks.md that {@code replayToBuffer} now implements.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -38,6 +40,7 @@ public class ResultEncodeBenchmark {
       """;
 
   private ResolveResult result;
+  private StoredAnswer stored;
   private byte[] storedTail;
   private String traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
   private long elapsedMs = 1;
@@ -46,6 +49,7 @@ public class ResultEncodeBenchmark {
   @Setup
   public void setup() {
     result = ResolveResult.fromJson(new JsonObject(SAMPLE));
+    stored = StoredAnswer.of(result);
     JsonObject stable = result.toJson();
     stable.remove("trace_id");
     stable.remove("elapsed_ms");
@@ -53,6 +57,18 @@ public class ResultEncodeBenchmark {
     stable.remove("replay_age_s");
     byte[] all = stable.toBuffer().getBytes();
     storedTail = java.util.Arrays.copyOfRange(all, 1, all.length);
+  }
+
+  /** A walk's answer as ingress writes it: every field encoded. */
+  @Benchmark
+  public Buffer freshToBuffer() {
+    return result.toBuffer();
+  }
+
+  /** A replay as the chain builds it and ingress writes it: delivery fields, then the stored bytes. */
+  @Benchmark
+  public Buffer replayToBuffer() {
+    return stored.replayed("describe", traceId, elapsedMs, replayAgeS).toBuffer();
   }
 
   @Benchmark

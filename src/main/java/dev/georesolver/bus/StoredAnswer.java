@@ -1,0 +1,149 @@
+package dev.georesolver.bus;
+
+import dev.georesolver.geo.Claim;
+import dev.georesolver.provider.Direction;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * An answer as the idempotency store keeps it and hands it to replays and coalesced waiters: the
+ * JSON of its stable fields (every field but the per-delivery ones, see {@link ResolveResult}),
+ * encoded once when it is stored, plus only what the store, the chain and metrics read without
+ * decoding — status, direction, source, claim, degraded, the manifest revision and the times. One
+ * byte array instead of a graph of small objects keeps the store cheap to hold and cheap for the
+ * garbage collector to copy; a delivery appends the bytes as they are ({@link Redelivery}).
+ *
+ * <p>Deeply immutable, so the event bus passes the same instance between threads: the bytes are
+ * private, written once in the constructor and only ever copied out ({@link #toBuffer()},
+ * {@link #appendTo(Buffer)}). Equal when the encoded fields are equal.
+ *
+ * <p>It travels inside {@link DedupeVerdict} (dedupe to chain), which is why it lives here with the
+ * messages rather than in the store's package.
+ */
+public final class StoredAnswer {
+
+  private final byte[] stable;
+  private final String status;
+  private final Direction direction;
+  private final String resolutionSource;
+  private final Claim claim;
+  private final boolean degraded;
+  private final String manifestRevision;
+  private final Long observedAtMs;
+  private final long resolvedAtMs;
+
+  private StoredAnswer(byte[] stable, ResolveResult r) {
+    this.stable = stable;
+    this.status = r.status();
+    this.direction = r.direction();
+    this.resolutionSource = r.resolutionSource();
+    this.claim = r.claim();
+    this.degraded = r.degraded();
+    this.manifestRevision = r.manifestRevision();
+    this.observedAtMs = r.observedAtMs();
+    this.resolvedAtMs = r.resolvedAtMs();
+  }
+
+  /** The stored form of a result: its stable fields encoded now, its delivery fields dropped. */
+  public static StoredAnswer of(ResolveResult r) {
+    return new StoredAnswer(r.encodeStable(), r);
+  }
+
+  /** Reads a result JSON (the stored form, or a whole result: its delivery fields are ignored). */
+  public static StoredAnswer fromJson(JsonObject j) {
+    return of(ResolveResult.fromJson(j));
+  }
+
+  /** This answer replayed from the store to a request of {@code intent}. */
+  public Redelivery replayed(String intent, String traceId, long elapsedMs, long ageS) {
+    return new Redelivery(this, intent, traceId, elapsedMs, ageS, false);
+  }
+
+  /** This answer delivered to a request of {@code intent} that waited for an identical walk. */
+  public Redelivery joined(String intent, String traceId, long elapsedMs) {
+    return new Redelivery(this, intent, traceId, elapsedMs, null, true);
+  }
+
+  /** The whole result JSON with these delivery fields; see {@link ResolveResult#withDelivery}. */
+  Buffer withDelivery(String intent, String traceId, long elapsedMs, Long replayAgeS, boolean coalesced) {
+    return ResolveResult.withDelivery(stable, intent, traceId, elapsedMs, replayAgeS, coalesced);
+  }
+
+  /** The stored form: the JSON object of the stable fields, in a new buffer. */
+  public Buffer toBuffer() {
+    return appendTo(Buffer.buffer(stable.length));
+  }
+
+  /** Appends the stored form's JSON to {@code out} (a copy) and returns {@code out}. */
+  public Buffer appendTo(Buffer out) {
+    return out.appendBytes(stable);
+  }
+
+  /** The stored form as a JSON object. */
+  public JsonObject toJson() {
+    return new JsonObject(toBuffer());
+  }
+
+  /** {@code resolved} or {@code refused}. */
+  public String status() {
+    return status;
+  }
+
+  /** Whether a rung answered. */
+  public boolean resolved() {
+    return ResolveResult.RESOLVED.equals(status);
+  }
+
+  /** Forward or reverse. */
+  public Direction direction() {
+    return direction;
+  }
+
+  /** The tier that answered, or null. */
+  public String resolutionSource() {
+    return resolutionSource;
+  }
+
+  /** What the answer may claim, or null. */
+  public Claim claim() {
+    return claim;
+  }
+
+  /** Whether the answer came from below the first eligible rung. */
+  public boolean degraded() {
+    return degraded;
+  }
+
+  /** The revision of the manifest that produced it. */
+  public String manifestRevision() {
+    return manifestRevision;
+  }
+
+  /** For cached answers: when the entry was first resolved (epoch millis), or null. */
+  public Long observedAtMs() {
+    return observedAtMs;
+  }
+
+  /** When the answer was produced (epoch millis). */
+  public long resolvedAtMs() {
+    return resolvedAtMs;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof StoredAnswer other && Arrays.equals(stable, other.stable);
+  }
+
+  @Override
+  public int hashCode() {
+    return Arrays.hashCode(stable);
+  }
+
+  @Override
+  public String toString() {
+    return "StoredAnswer" + new String(stable, StandardCharsets.UTF_8);
+  }
+}
