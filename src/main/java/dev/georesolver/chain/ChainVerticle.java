@@ -151,6 +151,7 @@ public final class ChainVerticle extends VerticleBase {
     resolve(req, deadline, sw).onComplete(ar -> {
       if (ar.succeeded()) {
         metrics.result(ar.result());
+        FallbackLog.record(ar.result());
         msg.reply(json ? ar.result().toJson() : ar.result());
       } else if (ar.cause() instanceof Misconfigured m) {
         metrics.routerError("misconfigured");

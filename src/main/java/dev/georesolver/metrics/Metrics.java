@@ -22,6 +22,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <ul>
  *   <li>{@code georesolver_requests_total{direction, status, claim, source, degraded}} — every
  *       result, refusals apart from errors; {@code georesolver_request_seconds} its latency;
+ *   <li>{@code georesolver_refusals_total{direction, reason}} — refusals by reason ({@code not_found},
+ *       {@code not_found_where_asked}, {@code budget_exhausted}, {@code no_rung_available});
  *   <li>{@code georesolver_router_errors_total{kind}} — router_error, misconfigured, router_timeout;
  *   <li>{@code georesolver_bad_requests_total{field}} — rejected input;
  *   <li>{@code georesolver_rung_total{tier, outcome}} and {@code georesolver_rung_seconds{tier}} — each
@@ -42,6 +44,7 @@ public final class Metrics {
   private final Map<String, AtomicInteger> gauges = new ConcurrentHashMap<>();
   private final Map<RequestTags, Counter> requests = new ConcurrentHashMap<>();
   private final Map<RungTags, Counter> rungs = new ConcurrentHashMap<>();
+  private final Map<RefusalTags, Counter> refusals = new ConcurrentHashMap<>();
   private final Map<String, Timer> rungTimers = new ConcurrentHashMap<>();
   private final Timer forwardTimer = requestTimer("forward");
   private final Timer reverseTimer = requestTimer("reverse");
@@ -59,6 +62,9 @@ public final class Metrics {
     requests.computeIfAbsent(new RequestTags(r.direction(), r.status(), r.claim(), r.resolutionSource(), r.degraded()),
         this::requestCounter).increment();
     (r.direction() == Direction.FORWARD ? forwardTimer : reverseTimer).record(r.elapsedMs(), TimeUnit.MILLISECONDS);
+    if (!r.resolved()) {
+      refusals.computeIfAbsent(new RefusalTags(r.direction(), r.reason()), this::refusalCounter).increment();
+    }
     if (r.replayAgeS() != null) {
       replayed.increment();
     } else if (r.coalesced()) {
@@ -85,6 +91,16 @@ public final class Metrics {
   private record RequestTags(Direction direction, String status, Claim claim, String source, boolean degraded) {}
 
   private record RungTags(String tier, String outcome) {}
+
+  private record RefusalTags(Direction direction, String reason) {}
+
+  private Counter refusalCounter(RefusalTags t) {
+    return Counter.builder("georesolver_refusals")
+        .description("Refusals (no rung could answer), by reason; counted apart from router errors")
+        .tag("direction", t.direction().name().toLowerCase(Locale.ROOT))
+        .tag("reason", t.reason() == null ? "none" : t.reason())
+        .register(registry);
+  }
 
   private Counter requestCounter(RequestTags t) {
     return Counter.builder("georesolver_requests")
