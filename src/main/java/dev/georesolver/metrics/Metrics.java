@@ -10,6 +10,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -39,6 +40,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class Metrics {
 
+  /** The kinds of {@link #routerError}. */
+  private static final List<String> ROUTER_ERROR_KINDS = List.of("router_error", "misconfigured", "router_timeout");
+
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final Map<String, Counter> counters = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> gauges = new ConcurrentHashMap<>();
@@ -51,6 +55,16 @@ public final class Metrics {
   private final Counter walked = delivery("walked");
   private final Counter replayed = delivery("replayed");
   private final Counter coalesced = delivery("coalesced");
+
+  /**
+   * A registry with the router-error counters already at zero, so a rate over them is 0 rather than
+   * absent before the first error (alert rules compare it).
+   */
+  public Metrics() {
+    for (String kind : ROUTER_ERROR_KINDS) {
+      routerError(kind, 0);
+    }
+  }
 
   /** The Prometheus text exposition. */
   public String scrape() {
@@ -134,7 +148,11 @@ public final class Metrics {
 
   /** Records a router failure: {@code router_error}, {@code misconfigured}, {@code router_timeout}. */
   public void routerError(String kind) {
-    counter("err|" + kind, "georesolver_router_errors", "Requests the router failed", "kind", kind).increment();
+    routerError(kind, 1);
+  }
+
+  private void routerError(String kind, int n) {
+    counter("err|" + kind, "georesolver_router_errors", "Requests the router failed", "kind", kind).increment(n);
   }
 
   /** Records a breaker transition. */
@@ -145,13 +163,22 @@ public final class Metrics {
           case "half_open" -> 1;
           default -> 0;
         });
-    counter("bt|" + tier + '|' + to, "georesolver_breaker_transitions", "Breaker transitions", "tier", tier, "to", to)
-        .increment();
+    transitions(tier, to).increment();
   }
 
-  /** Declares a tier's breaker (closed) so it is reported before its first transition. */
+  private Counter transitions(String tier, String to) {
+    return counter("bt|" + tier + '|' + to, "georesolver_breaker_transitions", "Breaker transitions", "tier", tier, "to", to);
+  }
+
+  /**
+   * Declares a tier's breaker (closed) and its transition counters (at zero) so they are reported
+   * before the first transition, and the first one shows in a rate.
+   */
   public void tier(String tier) {
     gauge("breaker|" + tier, "georesolver_breaker_state", "tier", tier);
+    for (String to : List.of("open", "half_open", "closed")) {
+      transitions(tier, to);
+    }
   }
 
   /** Records whether a store's Redis is usable. */
