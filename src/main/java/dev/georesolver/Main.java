@@ -3,6 +3,7 @@ package dev.georesolver;
 import dev.georesolver.config.Manifest;
 import dev.georesolver.config.ManifestException;
 import dev.georesolver.config.ManifestLoader;
+import dev.georesolver.logging.Logs;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.dns.AddressResolverOptions;
@@ -32,6 +33,7 @@ public final class Main {
   public static void main(String[] args) {
     Cli cli;
     try {
+      args = Logs.configure(args, System.getenv());
       cli = Cli.parse(args, System.getenv());
     } catch (IllegalArgumentException e) {
       System.err.println("georesolver: " + e.getMessage());
@@ -102,8 +104,8 @@ public final class Main {
    */
   record Cli(String manifest, int port, String redisUrl, boolean help, int eventLoops) {
     static final String USAGE = "usage: java -jar target/georesolver.jar [--manifest conf/manifest.yaml] [--port 8080] "
-        + "[--redis redis://host:6379] [--event-loops N]\n"
-        + "  environment: GEO_MANIFEST, GEO_PORT, GEO_REDIS_URL, GEO_EVENT_LOOPS (flags win)\n"
+        + "[--redis redis://host:6379] [--event-loops N] [--log-format text|json]\n"
+        + "  environment: GEO_MANIFEST, GEO_PORT, GEO_REDIS_URL, GEO_EVENT_LOOPS, GEO_LOG_FORMAT (flags win)\n"
         + "  --event-loops defaults to the number of available processors";
 
     static Cli parse(String[] args, Map<String, String> env) {

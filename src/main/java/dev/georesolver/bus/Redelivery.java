@@ -47,6 +47,11 @@ public record Redelivery(StoredAnswer answer, String intent, String traceId, lon
     return answer.degraded();
   }
 
+  @Override
+  public String reason() {
+    return answer.reason();
+  }
+
   /** The result JSON: delivery fields first, then the stored bytes. */
   @Override
   public Buffer toBuffer() {

@@ -31,6 +31,9 @@ public sealed interface ResolveReply permits ResolveResult, Redelivery {
   /** Whether the answer came from below the first eligible rung. */
   boolean degraded();
 
+  /** Why it was refused ({@code not_found}, {@code budget_exhausted}, …), or null. */
+  String reason();
+
   /** This delivery's time in the resolver, milliseconds. */
   long elapsedMs();
 

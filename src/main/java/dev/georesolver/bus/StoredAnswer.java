@@ -12,7 +12,8 @@ import java.util.Arrays;
  * An answer as the idempotency store keeps it and hands it to replays and coalesced waiters: the
  * JSON of its stable fields (every field but the per-delivery ones, see {@link ResolveResult}),
  * encoded once when it is stored, plus only what the store, the chain and metrics read without
- * decoding — status, direction, source, claim, degraded, the manifest revision and the times. One
+ * decoding — status, direction, source, claim, degraded, a refusal's reason, the manifest revision
+ * and the times. One
  * byte array instead of a graph of small objects keeps the store cheap to hold and cheap for the
  * garbage collector to copy; a delivery appends the bytes as they are ({@link Redelivery}).
  *
@@ -31,6 +32,7 @@ public final class StoredAnswer {
   private final String resolutionSource;
   private final Claim claim;
   private final boolean degraded;
+  private final String reason;
   private final String manifestRevision;
   private final Long observedAtMs;
   private final long resolvedAtMs;
@@ -42,6 +44,7 @@ public final class StoredAnswer {
     this.resolutionSource = r.resolutionSource();
     this.claim = r.claim();
     this.degraded = r.degraded();
+    this.reason = r.reason();
     this.manifestRevision = r.manifestRevision();
     this.observedAtMs = r.observedAtMs();
     this.resolvedAtMs = r.resolvedAtMs();
@@ -115,6 +118,11 @@ public final class StoredAnswer {
   /** Whether the answer came from below the first eligible rung. */
   public boolean degraded() {
     return degraded;
+  }
+
+  /** Why it was refused, or null. */
+  public String reason() {
+    return reason;
   }
 
   /** The revision of the manifest that produced it. */

@@ -152,6 +152,9 @@ public final class ChainVerticle extends VerticleBase {
     resolve(req, deadline, sw).onComplete(ar -> {
       if (ar.succeeded()) {
         metrics.result(ar.result());
+        if (ar.result() instanceof ResolveResult walked) {
+          FallbackLog.record(walked);
+        }
         msg.reply(json ? ar.result().toJson() : ar.result());
       } else if (ar.cause() instanceof Misconfigured m) {
         metrics.routerError("misconfigured");

@@ -11,6 +11,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -23,6 +24,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <ul>
  *   <li>{@code georesolver_requests_total{direction, status, claim, source, degraded}} — every
  *       result, refusals apart from errors; {@code georesolver_request_seconds} its latency;
+ *   <li>{@code georesolver_refusals_total{direction, reason}} — refusals by reason ({@code not_found},
+ *       {@code not_found_where_asked}, {@code budget_exhausted}, {@code no_rung_available});
  *   <li>{@code georesolver_router_errors_total{kind}} — router_error, misconfigured, router_timeout;
  *   <li>{@code georesolver_bad_requests_total{field}} — rejected input;
  *   <li>{@code georesolver_rung_total{tier, outcome}} and {@code georesolver_rung_seconds{tier}} — each
@@ -38,17 +41,31 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class Metrics {
 
+  /** The kinds of {@link #routerError}. */
+  private static final List<String> ROUTER_ERROR_KINDS = List.of("router_error", "misconfigured", "router_timeout");
+
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final Map<String, Counter> counters = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> gauges = new ConcurrentHashMap<>();
   private final Map<RequestTags, Counter> requests = new ConcurrentHashMap<>();
   private final Map<RungTags, Counter> rungs = new ConcurrentHashMap<>();
+  private final Map<RefusalTags, Counter> refusals = new ConcurrentHashMap<>();
   private final Map<String, Timer> rungTimers = new ConcurrentHashMap<>();
   private final Timer forwardTimer = requestTimer("forward");
   private final Timer reverseTimer = requestTimer("reverse");
   private final Counter walked = delivery("walked");
   private final Counter replayed = delivery("replayed");
   private final Counter coalesced = delivery("coalesced");
+
+  /**
+   * A registry with the router-error counters already at zero, so a rate over them is 0 rather than
+   * absent before the first error (alert rules compare it).
+   */
+  public Metrics() {
+    for (String kind : ROUTER_ERROR_KINDS) {
+      routerError(kind, 0);
+    }
+  }
 
   /** The Prometheus text exposition. */
   public String scrape() {
@@ -60,6 +77,9 @@ public final class Metrics {
     requests.computeIfAbsent(new RequestTags(r.direction(), r.status(), r.claim(), r.resolutionSource(), r.degraded()),
         this::requestCounter).increment();
     (r.direction() == Direction.FORWARD ? forwardTimer : reverseTimer).record(r.elapsedMs(), TimeUnit.MILLISECONDS);
+    if (!r.resolved()) {
+      refusals.computeIfAbsent(new RefusalTags(r.direction(), r.reason()), this::refusalCounter).increment();
+    }
     if (r.replayAgeS() != null) {
       replayed.increment();
     } else if (r.coalesced()) {
@@ -86,6 +106,16 @@ public final class Metrics {
   private record RequestTags(Direction direction, String status, Claim claim, String source, boolean degraded) {}
 
   private record RungTags(String tier, String outcome) {}
+
+  private record RefusalTags(Direction direction, String reason) {}
+
+  private Counter refusalCounter(RefusalTags t) {
+    return Counter.builder("georesolver_refusals")
+        .description("Refusals (no rung could answer), by reason; counted apart from router errors")
+        .tag("direction", t.direction().name().toLowerCase(Locale.ROOT))
+        .tag("reason", t.reason() == null ? "none" : t.reason())
+        .register(registry);
+  }
 
   private Counter requestCounter(RequestTags t) {
     return Counter.builder("georesolver_requests")
@@ -119,7 +149,11 @@ public final class Metrics {
 
   /** Records a router failure: {@code router_error}, {@code misconfigured}, {@code router_timeout}. */
   public void routerError(String kind) {
-    counter("err|" + kind, "georesolver_router_errors", "Requests the router failed", "kind", kind).increment();
+    routerError(kind, 1);
+  }
+
+  private void routerError(String kind, int n) {
+    counter("err|" + kind, "georesolver_router_errors", "Requests the router failed", "kind", kind).increment(n);
   }
 
   /** Records a breaker transition. */
@@ -130,13 +164,22 @@ public final class Metrics {
           case "half_open" -> 1;
           default -> 0;
         });
-    counter("bt|" + tier + '|' + to, "georesolver_breaker_transitions", "Breaker transitions", "tier", tier, "to", to)
-        .increment();
+    transitions(tier, to).increment();
   }
 
-  /** Declares a tier's breaker (closed) so it is reported before its first transition. */
+  private Counter transitions(String tier, String to) {
+    return counter("bt|" + tier + '|' + to, "georesolver_breaker_transitions", "Breaker transitions", "tier", tier, "to", to);
+  }
+
+  /**
+   * Declares a tier's breaker (closed) and its transition counters (at zero) so they are reported
+   * before the first transition, and the first one shows in a rate.
+   */
   public void tier(String tier) {
     gauge("breaker|" + tier, "georesolver_breaker_state", "tier", tier);
+    for (String to : List.of("open", "half_open", "closed")) {
+      transitions(tier, to);
+    }
   }
 
   /** Records whether a store's Redis is usable. */

@@ -214,11 +214,7 @@ public final class TierVerticle extends VerticleBase {
         .put("to", t.to().wire())
         .put("at", t.at().toString())
         .put("reason", t.reason());
-    if (t.to() == TierBreaker.State.OPEN) {
-      log.warn("breaker of tier {} {} -> {} ({})", t.tier(), t.from().wire(), t.to().wire(), t.reason());
-    } else {
-      log.info("breaker of tier {} {} -> {} ({})", t.tier(), t.from().wire(), t.to().wire(), t.reason());
-    }
+    TransitionLog.record(log, t);
     spec.metrics().breaker(t.tier(), t.to().wire());
     vertx.eventBus().publish(Addresses.BREAKER_EVENTS, event);
   }

@@ -1,0 +1,116 @@
+package dev.georesolver.support;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * The resolver as its own process ({@code java dev.georesolver.Main …}), as an operator runs it,
+ * on the main classpath only (no test resources, so no {@code logback-test.xml}). Every line it
+ * writes to stdout and stderr is kept.
+ */
+public final class ResolverProcess implements AutoCloseable {
+
+  private static final Pattern LISTENING = Pattern.compile("listening on port (\\d+)");
+
+  private final Process process;
+  private final List<String> stdout = Collections.synchronizedList(new ArrayList<>());
+  private final List<String> stderr = Collections.synchronizedList(new ArrayList<>());
+  private volatile int port = -1;
+
+  private ResolverProcess(Process process) {
+    this.process = process;
+    reader(process.getInputStream(), stdout, true).start();
+    reader(process.getErrorStream(), stderr, false).start();
+  }
+
+  /** The test JVM's classpath without the test classes and resources. */
+  public static String mainClasspath() {
+    return Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+        .filter(e -> !e.endsWith("test-classes") && !e.endsWith("test-classes/"))
+        .collect(Collectors.joining(File.pathSeparator));
+  }
+
+  /** Starts {@code Main} with {@code args} and {@code env} added to this JVM's environment; waits until it listens. */
+  public static ResolverProcess start(Map<String, String> env, String... args) throws IOException, InterruptedException {
+    List<String> cmd = new ArrayList<>(List.of(javaBin(), "-Xmx256m", "-cp", mainClasspath(), "dev.georesolver.Main"));
+    cmd.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(cmd);
+    pb.environment().putAll(env);
+    ResolverProcess p = new ResolverProcess(pb.start());
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (p.port < 0) {
+      if (!p.process.isAlive() || System.nanoTime() > until) {
+        p.close();
+        throw new IOException("resolver did not start; stdout:\n" + String.join("\n", p.stdout()) + "\nstderr:\n"
+            + String.join("\n", p.stderr()));
+      }
+      Thread.sleep(20);
+    }
+    return p;
+  }
+
+  /** The {@code java} that runs this JVM. */
+  public static String javaBin() {
+    return System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
+  }
+
+  private Thread reader(java.io.InputStream in, List<String> into, boolean watchForPort) {
+    Thread t = new Thread(() -> {
+      try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+        String line;
+        while ((line = r.readLine()) != null) {
+          into.add(line);
+          Matcher m = LISTENING.matcher(line);
+          if (watchForPort && port < 0 && m.find()) {
+            port = Integer.parseInt(m.group(1));
+          }
+        }
+      } catch (IOException ignored) {
+        // the process ended
+      }
+    }, "resolver-process-reader");
+    t.setDaemon(true);
+    return t;
+  }
+
+  /** The port it listens on. */
+  public int port() {
+    return port;
+  }
+
+  /** Every stdout line so far. */
+  public List<String> stdout() {
+    synchronized (stdout) {
+      return List.copyOf(stdout);
+    }
+  }
+
+  /** Every stderr line so far. */
+  public List<String> stderr() {
+    synchronized (stderr) {
+      return List.copyOf(stderr);
+    }
+  }
+
+  /** Stops the process (SIGTERM, then SIGKILL after 10 s) and waits for its output to be read. */
+  @Override
+  public void close() throws InterruptedException {
+    process.destroy();
+    if (!process.waitFor(10, TimeUnit.SECONDS)) {
+      process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    }
+    Thread.sleep(100);
+  }
+}
