@@ -90,7 +90,10 @@ public final class RequestValidator {
     Set<String> allowed = direction == Direction.FORWARD ? FORWARD_FIELDS : REVERSE_FIELDS;
     for (String k : body.fieldNames()) {
       if (!allowed.contains(k)) {
-        problems.add(new FieldProblem(k, "is not a known field (known: " + String.join(", ", new java.util.TreeSet<>(allowed)) + ")"));
+        // A key with no name can only be named by where it is.
+        problems.add(k.isBlank()
+            ? new FieldProblem("body", "has a field with a blank name")
+            : new FieldProblem(k, "is not a known field (known: " + String.join(", ", new java.util.TreeSet<>(allowed)) + ")"));
       }
     }
     String intent = intent(body.getValue("intent"), problems);
@@ -218,6 +221,10 @@ public final class RequestValidator {
     Map<String, String> out = new LinkedHashMap<>();
     for (String k : o.fieldNames()) {
       String field = "address." + k;
+      if (k.isBlank()) {
+        problems.add(new FieldProblem("address", "has a component with a blank name"));
+        continue;
+      }
       if (!AddressNormalizer.COMPONENT_ORDER.contains(k)) {
         problems.add(new FieldProblem(field, "is not a known component (known: " + String.join(", ", AddressNormalizer.COMPONENT_ORDER) + ")"));
         continue;

@@ -93,7 +93,18 @@ public final class IngressVerticle extends VerticleBase {
           metrics.httpRejected(r.reason());
           Problems.rejected(req, r, null);
         }))
-        .requestHandler(guard.watching(router));
+        // Any handshake handler routes requests with an unknown HTTP version to the request handler
+        // (else Vert.x answers a bare 501); WebSocket upgrades are not part of the API.
+        .webSocketHandshakeHandler(handshake -> handshake.reject(400))
+        .requestHandler(guard.watching(req -> {
+          if (req.version() == null) {
+            RejectedRequest r = RejectedRequest.unsupportedVersion();
+            metrics.httpRejected(r.reason());
+            Problems.rejected(req, r, null);
+          } else {
+            router.handle(req);
+          }
+        }));
     return server.listen(port).onSuccess(s -> {
       if (port == 0) {
         counts().put(s.actualPort(), count);

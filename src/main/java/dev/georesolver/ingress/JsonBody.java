@@ -96,7 +96,7 @@ public final class JsonBody {
   private static JsonObject object(JsonParser p, String path) throws IOException {
     JsonObject o = new JsonObject();
     for (String name = p.nextFieldName(); name != null; name = p.nextFieldName()) {
-      String at = path.isEmpty() ? name : path + "." + name;
+      String at = path.isEmpty() ? (name.isBlank() ? "body" : name) : path + "." + name;
       if (o.containsKey(name)) {
         throw new RepeatedKey(at);
       }

@@ -5,6 +5,9 @@ import dev.georesolver.bus.FieldProblem;
 import dev.georesolver.bus.RequestValidator;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.eventbus.ReplyFailure;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.DecodeException;
@@ -36,6 +39,9 @@ public final class Problems {
   private static final Logger log = LoggerFactory.getLogger(Problems.class);
   private static final String TYPE = "https://georesolver.dev/problems/";
 
+  /** How long the unread rest of a refused request is read and dropped before its connection is closed, ms. */
+  public static final long DRAIN_MS = 1000;
+
   private Problems() {}
 
   /** Sends a 400 for field problems. */
@@ -56,8 +62,8 @@ public final class Problems {
   }
 
   /**
-   * Answers a request refused at the HTTP layer and, when the rest of it cannot be read, closes
-   * its connection once the answer is written.
+   * Answers a request refused at the HTTP layer, then ends its connection as
+   * {@link RejectedRequest#close()} says.
    */
   public static void rejected(HttpServerRequest req, RejectedRequest r, String traceId) {
     HttpServerResponse resp = req.response();
@@ -66,14 +72,20 @@ public final class Problems {
           ? RequestValidator.problemJson(List.of(new FieldProblem(r.field(), r.getMessage())))
           : problem(r.title().toLowerCase(Locale.ROOT).replace(' ', '_'), r.title(), r.status(), r.getMessage())
               .put("field", r.field());
-      if (r.closeConnection()) {
-        resp.putHeader("connection", "close");
-      }
+      resp.putHeader("connection", "close");
       send(resp, r.status(), p, traceId);
     }
-    if (r.closeConnection()) {
-      req.connection().close();
+    HttpConnection conn = req.connection();
+    Context context = Vertx.currentContext();
+    if (r.close() == RejectedRequest.Close.NOW || req.isEnded() || context == null) {
+      conn.close();
+      return;
     }
+    req.handler(dropped -> { });
+    req.exceptionHandler(t -> conn.close());
+    req.endHandler(v -> conn.close());
+    req.resume();
+    context.owner().setTimer(DRAIN_MS, id -> conn.close());
   }
 
   /**

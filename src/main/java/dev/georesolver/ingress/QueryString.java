@@ -17,8 +17,8 @@ import java.util.List;
  * fields. Pure and thread-safe.
  *
  * <ul>
- *   <li>Parameters are separated by {@code &} only; empty ones are skipped; a name without
- *       {@code =} has the empty value; {@code +} is a blank.
+ *   <li>Parameters are separated by {@code &} only; empty ones, and ones with an empty name, are
+ *       skipped; a name without {@code =} has the empty value; {@code +} is a blank.
  *   <li>A {@code %} must be followed by two hexadecimal digits, and the decoded bytes must be
  *       valid UTF-8 (characters that arrive unescaped are taken as the bytes they came as).
  *       Otherwise the parameter is a problem naming it, or naming {@code query} when it is the
@@ -61,6 +61,9 @@ public final class QueryString {
     String name = decode(raw, start, nameEnd);
     if (name == null) {
       problems.add(new FieldProblem("query", "has a parameter name that is not a well-formed UTF-8 percent-encoding"));
+      return;
+    }
+    if (name.isEmpty()) {
       return;
     }
     String value = nameEnd == end ? "" : decode(raw, nameEnd + 1, end);
