@@ -106,11 +106,6 @@ final class ConnectionGuard {
     };
   }
 
-  /** Open connections this instance tracks. */
-  int tracked() {
-    return tracked.size();
-  }
-
   private void sweep() {
     long now = ticker.nanoTime();
     List<HttpConnection> late = new ArrayList<>();

@@ -3,10 +3,10 @@ package dev.georesolver.ingress;
 import dev.georesolver.bus.FailureCode;
 import dev.georesolver.bus.FieldProblem;
 import dev.georesolver.bus.RequestValidator;
-import io.vertx.core.eventbus.ReplyException;
-import io.vertx.core.eventbus.ReplyFailure;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.eventbus.ReplyFailure;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
@@ -25,8 +25,8 @@ import java.util.Locale;
  * <ul>
  *   <li>invalid input → 400 naming the fields;
  *   <li>a request refused at the HTTP layer ({@link RejectedRequest}: undecodable, over a limit,
- *       too slow) → its own status (400, 408, 413, 414, 431) naming the part at fault, the
- *       connection closed when the rest of the request cannot be read;
+ *       too slow) → its own status (400, 408, 413, 414, 431) naming the part at fault, then the
+ *       connection closed, since the rest of the request cannot carry another;
  *   <li>{@link FailureCode#MISCONFIGURED} → 503 {@code misconfigured} (no rung can serve the intent);
  *   <li>{@link FailureCode#ROUTER_ERROR} and anything unexpected → 500 {@code router_error};
  *   <li>the chain not answering within the budget plus grace → 504 {@code router_timeout}.

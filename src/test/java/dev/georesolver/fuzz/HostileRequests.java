@@ -1,6 +1,7 @@
 package dev.georesolver.fuzz;
 
-import java.io.ByteArrayOutputStream;
+import dev.georesolver.support.RawHttp;
+
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.SplittableRandom;
@@ -388,17 +389,11 @@ final class HostileRequests {
   // ---- building ----
 
   private static Case get(long i, String kind, String target, long budgetMs) {
-    return new Case(i, kind, ("GET " + target + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
-        .getBytes(StandardCharsets.ISO_8859_1), budgetMs, true);
+    return new Case(i, kind, RawHttp.get(target).getBytes(StandardCharsets.ISO_8859_1), budgetMs, true);
   }
 
   private Case post(long i, String kind, byte[] body) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(body.length + 128);
-    byte[] head = ("POST /v1/geocode HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: "
-        + body.length + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1);
-    out.write(head, 0, head.length);
-    out.write(body, 0, body.length);
-    return new Case(i, kind, out.toByteArray(), maxBudgetMs, true);
+    return new Case(i, kind, RawHttp.post("/v1/geocode", body), maxBudgetMs, true);
   }
 
   private Case raw(long i, String kind, byte[] bytes, boolean complete) {

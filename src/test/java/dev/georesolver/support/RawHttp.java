@@ -159,7 +159,11 @@ public final class RawHttp {
 
   /** A POST of {@code json} (UTF-8) to {@code path}, closing after the answer. */
   public static byte[] post(String path, String json) {
-    byte[] body = json.getBytes(StandardCharsets.UTF_8);
+    return post(path, json.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** A POST of {@code body}, whatever its bytes, as JSON to {@code path}, closing after the answer. */
+  public static byte[] post(String path, byte[] body) {
     byte[] head = ("POST " + path + " HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: "
         + body.length + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1);
     byte[] all = new byte[head.length + body.length];
