@@ -363,7 +363,7 @@ final class HostileRequests {
         "POST /v1/geocode HTTP/1.1\r\n" + h + "Transfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n",
         "POST /v1/geocode HTTP/1.1\r\n" + h + "Transfer-Encoding: xchunked\r\n\r\n",
         "POST /v1/geocode HTTP/1.1\r\n" + h + "Content-Encoding: gzip\r\nContent-Length: 4\r\n\r\n\u001f\u008b\u0008\u0000",
-        "POST /v1/geocode HTTP/1.1\r\n" + h + "Expect: 100-continue\r\nContent-Length: 13\r\n\r\n{\"q\":\"Rome\"}",
+        "POST /v1/geocode HTTP/1.1\r\n" + h + "Expect: 100-continue\r\nContent-Length: 12\r\n\r\n{\"q\":\"Rome\"}",
         "\r\n\r\nGET " + ok + " HTTP/1.1\r\n" + h + "\r\n",
         "GET " + ok + " HTTP/1.1\r\n" + h + "Host: second\r\n\r\n",
         "GET " + ok + " HTTP/1.1\r\n" + h + "Content-Length: 0\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQAAP__\r\n"
