@@ -9,6 +9,7 @@ import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.shareddata.LocalMap;
 import io.vertx.ext.web.Router;
@@ -19,7 +20,7 @@ import java.lang.management.ManagementFactory;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The HTTP face (DESIGN §1, §9): routing, input validation and budget parsing; each route a small
+ * The HTTP face: routing, input validation and budget parsing; each route a small
  * handler. Talks to the rest only over the event bus. Several instances may share the port; they
  * share its connection cap too.
  *
@@ -88,19 +89,13 @@ public final class IngressVerticle extends VerticleBase {
     guard = new ConnectionGuard(vertx, limits, count, metrics, Ticker.SYSTEM);
     server = vertx.createHttpServer(serverOptions())
         .connectionHandler(guard::onConnection)
-        .invalidRequestHandler(guard.watching(req -> {
-          RejectedRequest r = RejectedRequest.undecodable(req.decoderResult().cause(), limits);
-          metrics.httpRejected(r.reason());
-          Problems.rejected(req, r, null);
-        }))
+        .invalidRequestHandler(guard.watching(req -> refuse(req, RejectedRequest.undecodable(req.decoderResult().cause(), limits))))
         // Any handshake handler routes requests with an unknown HTTP version to the request handler
         // (else Vert.x answers a bare 501); WebSocket upgrades are not part of the API.
         .webSocketHandshakeHandler(handshake -> handshake.reject(400))
         .requestHandler(guard.watching(req -> {
           if (req.version() == null) {
-            RejectedRequest r = RejectedRequest.unsupportedVersion();
-            metrics.httpRejected(r.reason());
-            Problems.rejected(req, r, null);
+            refuse(req, RejectedRequest.unsupportedVersion());
           } else {
             router.handle(req);
           }
@@ -120,6 +115,11 @@ public final class IngressVerticle extends VerticleBase {
       counts().removeIfPresent(server.actualPort(), count);
     }
     return Future.succeededFuture();
+  }
+
+  private void refuse(HttpServerRequest req, RejectedRequest r) {
+    metrics.httpRejected(r.reason());
+    Problems.rejected(req, r, null);
   }
 
   /** The port actually bound. */
