@@ -21,13 +21,29 @@ import java.util.regex.Pattern;
  */
 public final class RequestValidator {
 
-  /** The longest address accepted, characters. */
+  /** The longest address accepted, in characters (Unicode code points: an emoji is one). */
   public static final int MAX_ADDRESS_CHARS = 1000;
 
   private static final Set<String> FORWARD_FIELDS = Set.of("q", "address", "bbox", "intent", "budget_ms", "language");
   private static final Set<String> REVERSE_FIELDS = Set.of("lat", "lon", "intent", "budget_ms", "language");
+
+  /**
+   * Every field name a problem may carry for a request to the resolver's own API: its fields, the
+   * structured address components, the budget header, and the parts of an HTTP request
+   * ({@code body}, {@code query}, {@code path}, {@code request}). A fixed set, so that anything
+   * counted by field (a metric label) stays bounded whatever names clients send.
+   */
+  public static final Set<String> PROBLEM_FIELDS = problemFields();
+
+  /** The most problems one answer lists; the rest are dropped, so an answer stays small. */
+  public static final int MAX_REPORTED_PROBLEMS = 20;
+
   private static final Pattern LANGUAGE = Pattern.compile("[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*");
   private static final Pattern DIGITS = Pattern.compile("\\d+");
+  /** A plain decimal number: no hexadecimal, no exponent, no type suffix such as {@code d} or {@code f}. */
+  private static final Pattern DECIMAL = Pattern.compile("[-+]?(\\d+(\\.\\d*)?|\\.\\d+)");
+  /** Longer number texts are refused before they are parsed. */
+  private static final int MAX_NUMBER_CHARS = 32;
 
   private final Set<String> intents;
   private final String defaultIntent;
@@ -74,7 +90,10 @@ public final class RequestValidator {
     Set<String> allowed = direction == Direction.FORWARD ? FORWARD_FIELDS : REVERSE_FIELDS;
     for (String k : body.fieldNames()) {
       if (!allowed.contains(k)) {
-        problems.add(new FieldProblem(k, "is not a known field (known: " + String.join(", ", new java.util.TreeSet<>(allowed)) + ")"));
+        // A key with no name can only be named by where it is.
+        problems.add(k.isBlank()
+            ? new FieldProblem("body", "has a field with a blank name")
+            : new FieldProblem(k, "is not a known field (known: " + String.join(", ", new java.util.TreeSet<>(allowed)) + ")"));
       }
     }
     String intent = intent(body.getValue("intent"), problems);
@@ -99,7 +118,7 @@ public final class RequestValidator {
       components = components(address, problems);
       if (!components.isEmpty()) {
         text = joined(components);
-        if (text.length() > MAX_ADDRESS_CHARS) {
+        if (codePoints(text) > MAX_ADDRESS_CHARS) {
           problems.add(new FieldProblem("address", "must be at most " + MAX_ADDRESS_CHARS + " characters in all"));
         }
       }
@@ -134,24 +153,43 @@ public final class RequestValidator {
       problems.add(new FieldProblem(field, "must contain an address, not only spaces or punctuation"));
       return null;
     }
-    if (t.length() > MAX_ADDRESS_CHARS) {
-      problems.add(new FieldProblem(field, "must be at most " + MAX_ADDRESS_CHARS + " characters (got " + t.length() + ")"));
+    int length = codePoints(t);
+    if (length > MAX_ADDRESS_CHARS) {
+      problems.add(new FieldProblem(field, "must be at most " + MAX_ADDRESS_CHARS + " characters (got " + length + ")"));
       return null;
     }
-    if (hasControlCharacter(t)) {
-      problems.add(new FieldProblem(field, "must not contain control characters"));
+    String bad = badCharacter(t);
+    if (bad != null) {
+      problems.add(new FieldProblem(field, bad));
+      return null;
+    }
+    if (!AddressNormalizer.standard().hasLetterOrDigit(t)) {
+      problems.add(new FieldProblem(field, "must contain a letter or a digit"));
       return null;
     }
     return t;
   }
 
-  private static boolean hasControlCharacter(String t) {
+  private static int codePoints(String t) {
+    return t.codePointCount(0, t.length());
+  }
+
+  /** What is wrong with the characters of {@code t}, or null: control characters, broken surrogate pairs. */
+  private static String badCharacter(String t) {
     for (int i = 0; i < t.length(); i++) {
-      if (Character.getType(t.charAt(i)) == Character.CONTROL) {
-        return true;
+      char c = t.charAt(i);
+      if (Character.getType(c) == Character.CONTROL) {
+        return "must not contain control characters";
+      }
+      if (Character.isSurrogate(c)) {
+        if (Character.isHighSurrogate(c) && i + 1 < t.length() && Character.isLowSurrogate(t.charAt(i + 1))) {
+          i++;
+        } else {
+          return "must be valid Unicode text (it has an unpaired surrogate)";
+        }
       }
     }
-    return false;
+    return null;
   }
 
   /** True when there is nothing but separators (no-break spaces included) and punctuation. */
@@ -183,6 +221,10 @@ public final class RequestValidator {
     Map<String, String> out = new LinkedHashMap<>();
     for (String k : o.fieldNames()) {
       String field = "address." + k;
+      if (k.isBlank()) {
+        problems.add(new FieldProblem("address", "has a component with a blank name"));
+        continue;
+      }
       if (!AddressNormalizer.COMPONENT_ORDER.contains(k)) {
         problems.add(new FieldProblem(field, "is not a known component (known: " + String.join(", ", AddressNormalizer.COMPONENT_ORDER) + ")"));
         continue;
@@ -228,12 +270,13 @@ public final class RequestValidator {
         return null;
       }
       for (int i = 0; i < 4; i++) {
-        try {
-          d[i] = Double.parseDouble(parts[i].strip());
-        } catch (NumberFormatException e) {
-          problems.add(new FieldProblem("bbox", "must be four numbers minLon,minLat,maxLon,maxLat ('" + parts[i].strip() + "' is not a number)"));
+        Double n = decimal(parts[i]);
+        if (n == null) {
+          problems.add(new FieldProblem("bbox", "must be four numbers minLon,minLat,maxLon,maxLat ('" + shown(parts[i])
+              + "' is not a number: plain decimals only)"));
           return null;
         }
+        d[i] = n;
       }
     } else if (v instanceof JsonArray a && a.size() == 4) {
       for (int i = 0; i < 4; i++) {
@@ -313,12 +356,12 @@ public final class RequestValidator {
     if (v instanceof Number n) {
       d = n.doubleValue();
     } else if (v instanceof String s) {
-      try {
-        d = Double.parseDouble(s.strip());
-      } catch (NumberFormatException e) {
-        problems.add(new FieldProblem(field, "must be a number"));
+      Double n = decimal(s);
+      if (n == null) {
+        problems.add(new FieldProblem(field, "must be a plain decimal number"));
         return null;
       }
+      d = n;
     } else {
       problems.add(new FieldProblem(field, "must be a number"));
       return null;
@@ -330,10 +373,34 @@ public final class RequestValidator {
     return d;
   }
 
-  /** The problem JSON (RFC 9457) for a list of problems. */
+  /** The value of a plain decimal number such as {@code -12.5}, or null for any other text. */
+  private static Double decimal(String s) {
+    String t = s.strip();
+    if (t.length() > MAX_NUMBER_CHARS || !DECIMAL.matcher(t).matches()) {
+      return null;
+    }
+    return Double.parseDouble(t);
+  }
+
+  /** A value quoted in a problem: stripped, and cut to a few characters. */
+  private static String shown(String v) {
+    String t = v.strip();
+    return t.codePointCount(0, t.length()) <= MAX_NUMBER_CHARS ? t
+        : t.substring(0, t.offsetByCodePoints(0, MAX_NUMBER_CHARS)) + "…";
+  }
+
+  private static Set<String> problemFields() {
+    Set<String> all = new java.util.HashSet<>(FORWARD_FIELDS);
+    all.addAll(REVERSE_FIELDS);
+    AddressNormalizer.COMPONENT_ORDER.forEach(c -> all.add("address." + c));
+    all.addAll(List.of("Request-Timeout", "body", "query", "path", "request"));
+    return Set.copyOf(all);
+  }
+
+  /** The problem JSON (RFC 9457) for a list of problems; at most {@link #MAX_REPORTED_PROBLEMS} are listed. */
   public static JsonObject problemJson(List<FieldProblem> problems) {
     JsonArray errors = new JsonArray();
-    problems.forEach(p -> errors.add(p.toJson()));
+    problems.stream().limit(MAX_REPORTED_PROBLEMS).forEach(p -> errors.add(p.toJson()));
     FieldProblem first = problems.get(0);
     return new JsonObject()
         .put("type", "https://georesolver.dev/problems/invalid-request")

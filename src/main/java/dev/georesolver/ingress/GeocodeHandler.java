@@ -7,7 +7,6 @@ import dev.georesolver.bus.ResolveReply;
 import dev.georesolver.chain.TraceIds;
 import dev.georesolver.provider.Direction;
 import io.vertx.core.Handler;
-import io.vertx.core.MultiMap;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.eventbus.Message;
@@ -15,17 +14,16 @@ import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.eventbus.ReplyFailure;
 import dev.georesolver.metrics.Metrics;
 import io.vertx.core.http.HttpMethod;
-import io.vertx.core.json.DecodeException;
-import io.vertx.core.json.JsonObject;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
 
 import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * {@code GET|POST /v1/geocode} and {@code GET /v1/reverse}: validates the request, sends it to the
- * chain with its budget in {@link Addresses#DEADLINE_HEADER}, and writes the result. Knows nothing
- * of tiers.
+ * {@code GET|POST /v1/geocode} and {@code GET /v1/reverse}: decodes the request strictly (the query
+ * by {@link QueryString}, a body by {@link JsonBody}), validates it, sends it to the chain with its
+ * budget in {@link Addresses#DEADLINE_HEADER}, and writes the result. Knows nothing of tiers.
  */
 public final class GeocodeHandler implements Handler<RoutingContext> {
 
@@ -41,39 +39,49 @@ public final class GeocodeHandler implements Handler<RoutingContext> {
   private final EventBus bus;
   private final RequestValidator validator;
   private final Direction direction;
-
   private final Metrics metrics;
+  private final long maxBodyBytes;
 
+  /** A handler taking bodies up to {@link ServerLimits#DEFAULT_MAX_BODY_BYTES}. */
   public GeocodeHandler(EventBus bus, RequestValidator validator, Direction direction, Metrics metrics) {
+    this(bus, validator, direction, metrics, ServerLimits.DEFAULT_MAX_BODY_BYTES);
+  }
+
+  /** @param maxBodyBytes the largest POST body read, bytes */
+  public GeocodeHandler(EventBus bus, RequestValidator validator, Direction direction, Metrics metrics, long maxBodyBytes) {
     this.metrics = metrics;
     this.bus = bus;
     this.validator = validator;
     this.direction = direction;
+    this.maxBodyBytes = maxBodyBytes;
   }
 
   @Override
   public void handle(RoutingContext ctx) {
     String traceId = traceId(ctx);
     ctx.response().putHeader("X-Trace-Id", traceId);
-    JsonObject fields;
-    if (ctx.request().method() == HttpMethod.POST) {
-      try {
-        fields = ctx.body().asJsonObject();
-      } catch (DecodeException | ClassCastException e) {
-        fields = null;
-      }
-      if (fields == null) {
-        reject(ctx, List.of(new FieldProblem("body", "must be a JSON object")), traceId);
-        return;
-      }
+    HttpServerRequest req = ctx.request();
+    if (req.method() == HttpMethod.POST) {
+      JsonBody.read(req, maxBodyBytes)
+          .map(JsonBody::parse)
+          .onSuccess(fields -> resolve(ctx, fields, traceId))
+          .onFailure(t -> {
+            if (t instanceof RejectedRequest r) {
+              count(r);
+            }
+            Problems.fail(req, t, traceId);
+          });
     } else {
-      fields = fromQuery(ctx.queryParams());
-      if (fields == null) {
-        reject(ctx, List.of(repeated(ctx.queryParams())), traceId);
-        return;
-      }
+      resolve(ctx, QueryString.parse(req.query()), traceId);
     }
-    RequestValidator.Validated v = validator.validate(fields, direction, ctx.request().getHeader("Request-Timeout"), traceId);
+  }
+
+  private void resolve(RoutingContext ctx, RequestFields fields, String traceId) {
+    if (!fields.problems().isEmpty()) {
+      reject(ctx, fields.problems(), traceId);
+      return;
+    }
+    RequestValidator.Validated v = validator.validate(fields.fields(), direction, ctx.request().getHeader("Request-Timeout"), traceId);
     if (!v.valid()) {
       reject(ctx, v.problems(), traceId);
       return;
@@ -99,26 +107,16 @@ public final class GeocodeHandler implements Handler<RoutingContext> {
   }
 
   private void reject(RoutingContext ctx, List<FieldProblem> problems, String traceId) {
-    problems.forEach(p -> metrics.badRequest(p.field()));
+    problems.stream().limit(RequestValidator.MAX_REPORTED_PROBLEMS).forEach(p -> metrics.badRequest(p.field()));
     Problems.badRequest(ctx.response(), problems, traceId);
   }
 
-  /** The query as request fields, or null when a field is repeated. */
-  private static JsonObject fromQuery(MultiMap params) {
-    JsonObject j = new JsonObject();
-    for (String name : params.names()) {
-      List<String> all = params.getAll(name);
-      if (all.size() > 1) {
-        return null;
-      }
-      j.put(name, all.get(0));
+  private void count(RejectedRequest r) {
+    if (r.reason() != null) {
+      metrics.httpRejected(r.reason());
+    } else {
+      metrics.badRequest(r.field());
     }
-    return j;
-  }
-
-  private static FieldProblem repeated(MultiMap params) {
-    String name = params.names().stream().filter(n -> params.getAll(n).size() > 1).findFirst().orElse("query");
-    return new FieldProblem(name, "is given more than once");
   }
 
   /** The caller's {@code X-Request-Id} or W3C {@code traceparent} trace id, else a new one. */

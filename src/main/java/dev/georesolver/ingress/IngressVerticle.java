@@ -4,35 +4,61 @@ import dev.georesolver.bus.RequestValidator;
 import dev.georesolver.compat.CompatRoutes;
 import dev.georesolver.compat.Gate;
 import dev.georesolver.config.Manifest;
+import dev.georesolver.deadline.Ticker;
 import dev.georesolver.metrics.Metrics;
 import dev.georesolver.provider.Direction;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonObject;
+import io.vertx.core.shareddata.LocalMap;
 import io.vertx.ext.web.Router;
-import io.vertx.ext.web.handler.BodyHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.lang.management.ManagementFactory;
+import java.util.concurrent.TimeUnit;
 
 /**
- * The HTTP face (DESIGN §1, §9): routing, input validation and budget parsing; each route a small
- * handler. Talks to the rest only over the event bus. Several instances may share the port.
+ * The HTTP face: routing, input validation and budget parsing; each route a small
+ * handler. Talks to the rest only over the event bus. Several instances may share the port; they
+ * share its connection cap too.
+ *
+ * <p>The server speaks HTTP/1.1 and holds clients to {@link ServerLimits}: connections are counted
+ * and deadlined from the moment they are accepted ({@link ConnectionGuard}), and every request the
+ * HTTP layer refuses but can still answer gets a problem+json answer ({@link Problems}).
  */
 public final class IngressVerticle extends VerticleBase {
 
-  /** The largest request body accepted, bytes. */
-  static final long MAX_BODY_BYTES = 64 * 1024;
+  private static final Logger log = LoggerFactory.getLogger(IngressVerticle.class);
+
+  /** Shared-data map of the connection counts, by port, that instances on one port share. */
+  private static final String COUNTS = "georesolver.ingress.connections";
 
   private final Manifest manifest;
   private final int port;
-  private HttpServer server;
-
   private final Metrics metrics;
+  private final ServerLimits limits;
+  private HttpServer server;
+  private ConnectionGuard guard;
+  private ConnectionCount count;
 
+  /** An ingress with the {@link ServerLimits#fromEnv limits of the environment}. */
   public IngressVerticle(Manifest manifest, int port, Metrics metrics) {
+    this(manifest, port, metrics, ServerLimits.fromEnv(System.getenv()));
+  }
+
+  /**
+   * @param port the port to listen on; 0 picks a free one
+   * @param limits what clients are allowed
+   */
+  public IngressVerticle(Manifest manifest, int port, Metrics metrics, ServerLimits limits) {
     this.metrics = metrics;
     this.manifest = manifest;
     this.port = port;
+    this.limits = limits;
   }
 
   @Override
@@ -41,10 +67,9 @@ public final class IngressVerticle extends VerticleBase {
         manifest.routing().budgetMs(), manifest.routing().maxBudgetMs());
     var bus = vertx.eventBus();
     Router router = Router.router(vertx);
-    router.get("/v1/geocode").handler(new GeocodeHandler(bus, validator, Direction.FORWARD, metrics));
-    router.post("/v1/geocode").handler(BodyHandler.create().setBodyLimit(MAX_BODY_BYTES))
-        .handler(new GeocodeHandler(bus, validator, Direction.FORWARD, metrics));
-    router.get("/v1/reverse").handler(new GeocodeHandler(bus, validator, Direction.REVERSE, metrics));
+    router.get("/v1/geocode").handler(new GeocodeHandler(bus, validator, Direction.FORWARD, metrics, limits.maxBodyBytes()));
+    router.post("/v1/geocode").handler(new GeocodeHandler(bus, validator, Direction.FORWARD, metrics, limits.maxBodyBytes()));
+    router.get("/v1/reverse").handler(new GeocodeHandler(bus, validator, Direction.REVERSE, metrics, limits.maxBodyBytes()));
     // Drop-in Nominatim and Google endpoints in front of the same chain; open access until tenants exist.
     CompatRoutes.mount(router, bus, validator, Gate.open());
     router.get("/health/live").handler(ctx -> ctx.response().putHeader("content-type", "application/json")
@@ -56,18 +81,107 @@ public final class IngressVerticle extends VerticleBase {
     JsonObject described = manifest.describe();
     router.get("/manifest").handler(ctx -> ctx.response().putHeader("content-type", "application/json")
         .end(described.toBuffer()));
+    router.errorHandler(400, Problems::malformedUri);
     router.errorHandler(404, ctx -> Problems.status(ctx.response(), 404, "Not Found", "no route " + ctx.request().path(), null));
     router.errorHandler(405, ctx -> Problems.status(ctx.response(), 405, "Method Not Allowed",
         ctx.request().method() + " is not allowed on " + ctx.request().path(), null));
     router.errorHandler(413, ctx -> Problems.status(ctx.response(), 413, "Payload Too Large",
-        "request bodies are limited to " + MAX_BODY_BYTES + " bytes", null));
+        "request bodies are limited to " + limits.maxBodyBytes() + " bytes", null));
     router.errorHandler(500, ctx -> Problems.fail(ctx.response(), ctx.failure() == null ? new IllegalStateException("500") : ctx.failure(), null));
-    server = vertx.createHttpServer(new HttpServerOptions().setTcpNoDelay(true).setCompressionSupported(true));
-    return server.requestHandler(router).listen(port);
+
+    count = connectionCount();
+    guard = new ConnectionGuard(vertx, limits, count, metrics, Ticker.SYSTEM);
+    server = vertx.createHttpServer(serverOptions())
+        .connectionHandler(guard::onConnection)
+        .invalidRequestHandler(guard.watching(req -> refuse(req, RejectedRequest.undecodable(req.decoderResult().cause(), limits))))
+        // Any handshake handler routes requests with an unknown HTTP version to the request handler
+        // (else Vert.x answers a bare 501); WebSocket upgrades are not part of the API.
+        .webSocketHandshakeHandler(handshake -> handshake.reject(400))
+        .requestHandler(guard.watching(req -> {
+          if (req.version() == null) {
+            refuse(req, RejectedRequest.unsupportedVersion());
+          } else {
+            router.handle(req);
+          }
+        }));
+    return server.listen(port).onSuccess(s -> {
+      if (port == 0) {
+        counts().put(s.actualPort(), count);
+      }
+      guard.start();
+    });
+  }
+
+  @Override
+  public Future<?> stop() {
+    if (guard != null) {
+      guard.stop();
+      counts().removeIfPresent(server.actualPort(), count);
+    }
+    return Future.succeededFuture();
+  }
+
+  private void refuse(HttpServerRequest req, RejectedRequest r) {
+    metrics.httpRejected(r.reason());
+    Problems.rejected(req, r, null);
   }
 
   /** The port actually bound. */
   public int actualPort() {
     return server.actualPort();
+  }
+
+  /**
+   * HTTP/1.1 only: with cleartext HTTP/2 on, Vert.x reads a connection's first bytes before it
+   * hands the connection over, so a client that sends nothing would be neither counted nor
+   * deadlined. (HTTP/2 belongs at the TLS-terminating proxy in front.)
+   */
+  private HttpServerOptions serverOptions() {
+    long idle = limits.effectiveIdleTimeoutMs(manifest.routing().maxBudgetMs(), GeocodeHandler.GRACE_MS,
+        raised -> log.info("idle timeout raised from {} ms to {} ms: requests may wait max_budget_ms plus grace for an answer",
+            limits.idleTimeoutMs(), raised));
+    return new HttpServerOptions()
+        .setTcpNoDelay(true)
+        .setCompressionSupported(true)
+        .setHttp2ClearTextEnabled(false)
+        .setIdleTimeout((int) Math.min(Integer.MAX_VALUE, idle))
+        .setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
+        .setMaxInitialLineLength(limits.maxRequestLineBytes())
+        .setMaxHeaderSize(limits.maxHeaderBytes());
+  }
+
+  /**
+   * The count this instance shares with the others on its port: the first instance makes it (with
+   * the cap), the others, deployed with the port it bound, find it.
+   */
+  private ConnectionCount connectionCount() {
+    if (port != 0) {
+      ConnectionCount shared = counts().get(port);
+      if (shared != null) {
+        return shared;
+      }
+    }
+    int cap = limits.effectiveMaxConnections(fileDescriptorLimit());
+    if (cap < limits.maxConnections()) {
+      log.warn("connection cap lowered from {} to {}: three quarters of the process's file-descriptor limit",
+          limits.maxConnections(), cap);
+    }
+    ConnectionCount c = new ConnectionCount(cap);
+    if (port != 0) {
+      ConnectionCount raced = counts().putIfAbsent(port, c);
+      c = raced != null ? raced : c;
+    }
+    metrics.httpConnections(c::open);
+    return c;
+  }
+
+  private LocalMap<Integer, ConnectionCount> counts() {
+    return vertx.sharedData().getLocalMap(COUNTS);
+  }
+
+  /** The process's file-descriptor limit, or -1 when the platform does not say. */
+  private static long fileDescriptorLimit() {
+    return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.UnixOperatingSystemMXBean unix
+        ? unix.getMaxFileDescriptorCount() : -1;
   }
 }

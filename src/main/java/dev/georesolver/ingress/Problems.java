@@ -3,21 +3,30 @@ package dev.georesolver.ingress;
 import dev.georesolver.bus.FailureCode;
 import dev.georesolver.bus.FieldProblem;
 import dev.georesolver.bus.RequestValidator;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.eventbus.ReplyFailure;
+import io.vertx.core.http.HttpConnection;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The one place where failures become HTTP answers: {@code application/problem+json} (RFC 9457).
  *
  * <ul>
  *   <li>invalid input → 400 naming the fields;
+ *   <li>a request refused at the HTTP layer ({@link RejectedRequest}: undecodable, over a limit,
+ *       too slow) → its own status (400, 408, 413, 414, 431) naming the part at fault, then the
+ *       connection closed, since the rest of the request cannot carry another;
  *   <li>{@link FailureCode#MISCONFIGURED} → 503 {@code misconfigured} (no rung can serve the intent);
  *   <li>{@link FailureCode#ROUTER_ERROR} and anything unexpected → 500 {@code router_error};
  *   <li>the chain not answering within the budget plus grace → 504 {@code router_timeout}.
@@ -30,11 +39,69 @@ public final class Problems {
   private static final Logger log = LoggerFactory.getLogger(Problems.class);
   private static final String TYPE = "https://georesolver.dev/problems/";
 
+  /** How long the unread rest of a refused request is read and dropped before its connection is closed, ms. */
+  public static final long DRAIN_MS = 1000;
+
   private Problems() {}
 
   /** Sends a 400 for field problems. */
   public static void badRequest(HttpServerResponse resp, List<FieldProblem> problems, String traceId) {
     send(resp, 400, RequestValidator.problemJson(problems), traceId);
+  }
+
+  /**
+   * Sends the answer for a failure while serving {@code req}: a {@link RejectedRequest} as itself,
+   * anything else as {@link #fail(HttpServerResponse, Throwable, String)} does.
+   */
+  public static void fail(HttpServerRequest req, Throwable t, String traceId) {
+    if (t instanceof RejectedRequest r) {
+      rejected(req, r, traceId);
+    } else {
+      fail(req.response(), t, traceId);
+    }
+  }
+
+  /**
+   * Answers a request refused at the HTTP layer, then ends its connection as
+   * {@link RejectedRequest#close()} says.
+   */
+  public static void rejected(HttpServerRequest req, RejectedRequest r, String traceId) {
+    HttpServerResponse resp = req.response();
+    if (!resp.ended() && !resp.headWritten()) {
+      JsonObject p = r.status() == 400
+          ? RequestValidator.problemJson(List.of(new FieldProblem(r.field(), r.getMessage())))
+          : problem(r.title().toLowerCase(Locale.ROOT).replace(' ', '_'), r.title(), r.status(), r.getMessage())
+              .put("field", r.field());
+      resp.putHeader("connection", "close");
+      send(resp, r.status(), p, traceId);
+    }
+    HttpConnection conn = req.connection();
+    Context context = Vertx.currentContext();
+    if (r.close() == RejectedRequest.Close.NOW || req.isEnded() || context == null) {
+      conn.close();
+      return;
+    }
+    req.handler(dropped -> { });
+    req.exceptionHandler(t -> conn.close());
+    req.endHandler(v -> conn.close());
+    req.resume();
+    context.owner().setTimer(DRAIN_MS, id -> conn.close());
+  }
+
+  /**
+   * Answers a request the router refused as malformed (status 400 with no handler of its own): a
+   * percent-escape in the path or the query that does not decode. Names the part at fault.
+   */
+  public static void malformedUri(RoutingContext ctx) {
+    HttpServerRequest req = ctx.request();
+    FieldProblem problem;
+    if (QueryString.hasMalformedEscape(req.path())) {
+      problem = new FieldProblem("path", "has a malformed percent-escape");
+    } else {
+      List<FieldProblem> query = QueryString.parse(req.query()).problems();
+      problem = query.isEmpty() ? new FieldProblem("request", "is malformed") : query.get(0);
+    }
+    badRequest(ctx.response(), List.of(problem), null);
   }
 
   /** Sends the answer for a failure of the chain request, or of the route itself. */

@@ -2,10 +2,12 @@ package dev.georesolver.metrics;
 
 import dev.georesolver.bus.Attempt;
 import dev.georesolver.bus.ResolveReply;
+import dev.georesolver.bus.RequestValidator;
 import dev.georesolver.bus.ResolveResult;
 import dev.georesolver.geo.Claim;
 import dev.georesolver.provider.Direction;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -14,9 +16,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntSupplier;
 
 /**
  * The operator's numbers, served at {@code GET /metrics} in the Prometheus text format.
@@ -27,7 +31,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@code georesolver_refusals_total{direction, reason}} — refusals by reason ({@code not_found},
  *       {@code not_found_where_asked}, {@code budget_exhausted}, {@code no_rung_available});
  *   <li>{@code georesolver_router_errors_total{kind}} — router_error, misconfigured, router_timeout;
- *   <li>{@code georesolver_bad_requests_total{field}} — rejected input;
+ *   <li>{@code georesolver_bad_requests_total{field}} — rejected input, by the field named: one of
+ *       {@link RequestValidator#PROBLEM_FIELDS}, or {@code other} for any name a client made up (so
+ *       bad requests cannot grow the exposition);
+ *   <li>{@code georesolver_http_connections} — client connections open now;
+ *   <li>{@code georesolver_http_rejected_total{reason}} — connections the server shed or requests
+ *       it refused before routing: {@code connection_limit}, {@code header_timeout},
+ *       {@code body_timeout}, {@code body_too_large}, {@code malformed},
+ *       {@code request_line_too_long}, {@code headers_too_large};
  *   <li>{@code georesolver_rung_total{tier, outcome}} and {@code georesolver_rung_seconds{tier}} — each
  *       rung visit of a walk (replays and coalesced deliveries are not walks and are not counted);
  *   <li>{@code georesolver_deliveries_total{kind}} — walked, replayed, coalesced;
@@ -43,6 +54,9 @@ public final class Metrics {
 
   /** The kinds of {@link #routerError}. */
   private static final List<String> ROUTER_ERROR_KINDS = List.of("router_error", "misconfigured", "router_timeout");
+  /** The reasons {@link #httpRejected} counts; any other reason is a programming error. */
+  public static final Set<String> HTTP_REJECTIONS = Set.of("connection_limit", "header_timeout",
+      "body_timeout", "body_too_large", "malformed", "request_line_too_long", "headers_too_large");
 
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final Map<String, Counter> counters = new ConcurrentHashMap<>();
@@ -142,9 +156,33 @@ public final class Metrics {
         .register(registry);
   }
 
-  /** Records a request rejected for a field. */
+  /** Records a request rejected for a field; a field outside the API's own is counted as {@code other}. */
   public void badRequest(String field) {
-    counter("bad|" + field, "georesolver_bad_requests", "Requests rejected as invalid", "field", field).increment();
+    String label = RequestValidator.PROBLEM_FIELDS.contains(field) ? field : "other";
+    counter("bad|" + label, "georesolver_bad_requests", "Requests rejected as invalid", "field", label).increment();
+  }
+
+  /**
+   * Records a connection shed or a request refused at the HTTP layer.
+   *
+   * @param reason one of {@link #HTTP_REJECTIONS}
+   * @throws IllegalArgumentException for any other reason
+   */
+  public void httpRejected(String reason) {
+    if (!HTTP_REJECTIONS.contains(reason)) {
+      throw new IllegalArgumentException("not an HTTP rejection reason: " + reason);
+    }
+    counter("http|" + reason, "georesolver_http_rejected", "Connections shed or requests refused at the HTTP layer",
+        "reason", reason).increment();
+  }
+
+  /**
+   * Reports the open client connections; the first source given is the one reported (one per
+   * resolver).
+   */
+  public void httpConnections(IntSupplier open) {
+    Gauge.builder("georesolver_http_connections", open, IntSupplier::getAsInt)
+        .description("Client connections open now").strongReference(true).register(registry);
   }
 
   /** Records a router failure: {@code router_error}, {@code misconfigured}, {@code router_timeout}. */
@@ -194,7 +232,7 @@ public final class Metrics {
   private AtomicInteger gauge(String key, String name, String tag, String value) {
     return gauges.computeIfAbsent(key, k -> {
       AtomicInteger v = new AtomicInteger();
-      io.micrometer.core.instrument.Gauge.builder(name, v, AtomicInteger::get).tag(tag, value).register(registry);
+      Gauge.builder(name, v, AtomicInteger::get).tag(tag, value).register(registry);
       return v;
     });
   }

@@ -72,6 +72,32 @@ public final class AddressNormalizer {
     return Resolver.resolve(tokens);
   }
 
+  /**
+   * Whether the text has something to look up: a letter or a digit once normalized. Text made only
+   * of symbols ("☃", "€", "~"), marks, punctuation or invisible characters (a zero-width space, a
+   * byte-order mark) normalizes to no letter or digit, and would share one idempotency key with
+   * every other such text.
+   *
+   * <p>Cheap for a real address: a letter or digit as written stays one through normalization, so
+   * the full normalization runs only for text that has none as written ("①" and "㎏" gain theirs).
+   *
+   * @throws NullPointerException if {@code text} is null
+   */
+  public boolean hasLetterOrDigit(String text) {
+    return anyLetterOrDigit(text) || anyLetterOrDigit(normalize(text));
+  }
+
+  private static boolean anyLetterOrDigit(String s) {
+    for (int i = 0; i < s.length(); ) {
+      int cp = s.codePointAt(i);
+      if (Character.isLetterOrDigit(cp)) {
+        return true;
+      }
+      i += Character.charCount(cp);
+    }
+    return false;
+  }
+
   private static boolean hasUnitDesignator(Tokens tokens, int from) {
     for (int i = from; i < tokens.size; i++) {
       String w = tokens.words[i];

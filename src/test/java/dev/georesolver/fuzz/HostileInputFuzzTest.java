@@ -1,0 +1,365 @@
+package dev.georesolver.fuzz;
+
+import dev.georesolver.fuzz.HostileRequests.Case;
+import dev.georesolver.ingress.IngressVerticle;
+import dev.georesolver.ingress.ServerLimits;
+import dev.georesolver.metrics.Metrics;
+import dev.georesolver.support.RawHttp;
+import dev.georesolver.support.Stack;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.junit5.VertxExtension;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Hostile requests against a real resolver whose provider misbehaves on purpose: a seeded run of
+ * generated requests ({@link HostileRequests}) from many connections at once, with silent and
+ * trickling connections opened all through it ({@link HostileConnections}), and after each answer
+ * and at the end the invariants checked:
+ *
+ * <ul>
+ *   <li>no 5xx (the ladder ends in the offline gazetteer, so nothing a client or the provider does
+ *       is the router's failure);
+ *   <li>every 400 is problem+json naming a field, every other refusal problem+json too, and every
+ *       whole request is answered (only an incomplete one may be closed without an answer);
+ *   <li>every answer within its budget plus {@link #MARGIN_MS};
+ *   <li>the tier's credential in no answer and no log line, at any level;
+ *   <li>nothing logged at ERROR;
+ *   <li>the heap after a full collection, and the size of {@code /metrics}, grown by less than a
+ *       bound that does not depend on how many requests were sent;
+ *   <li>every hostile connection shed within its deadline plus slack, every connection given back;
+ *   <li>the resolver alive and serving at the end.
+ * </ul>
+ *
+ * In CI it runs {@value #DEFAULT_COUNT} requests. A longer run: {@code -Dfuzz.count=200000}
+ * (or {@code FUZZ_COUNT}); another seed: {@code -Dfuzz.seed=N} or {@code -Dfuzz.seed=random}; one case
+ * on its own: {@code -Dfuzz.only=I}. A failure prints the seed, the case number and the request.
+ */
+@ExtendWith(VertxExtension.class)
+class HostileInputFuzzTest {
+
+  static final int DEFAULT_COUNT = 4000;
+  static final long DEFAULT_SEED = 20_260_901L;
+  /** Slack on every answer past its budget: the ingress grace and a loaded two-core machine. */
+  static final long MARGIN_MS = 1500;
+  /** Heap growth allowed, after a full collection, whatever the count. */
+  static final long HEAP_BOUND_BYTES = 96L * 1024 * 1024;
+  /** Growth of the /metrics exposition allowed, whatever the count. */
+  static final int METRICS_BOUND_BYTES = 16 * 1024;
+
+  private static final String SECRET = "fz-SECRET-7f3c9a1e5b";
+  private static final long BUDGET_MS = 1000;
+  private static final long MAX_BUDGET_MS = 2000;
+  private static final long TIER_TIMEOUT_MS = 300;
+  private static final int CLIENTS = 16;
+  /** The fuzzed ingress's header and body deadlines: short, so hostile connections are shed within the run. */
+  private static final long HEADER_TIMEOUT_MS = 1000;
+  private static final int MAX_REPORTED = 15;
+
+  private static String manifest(String endpoint) {
+    return "routing:\n"
+        + "  budget_ms: " + BUDGET_MS + "\n"
+        + "  max_budget_ms: " + MAX_BUDGET_MS + "\n"
+        + "  admission_factor: 0.5\n"
+        + "  idempotency:\n"
+        + "    ttl_seconds: 3600\n"
+        + "    deduplication_store: \"memory\"\n"
+        + "    max_entries: 1000\n"
+        + "  tiers:\n"
+        + "    - name: \"hostile\"\n"
+        + "      adapter: \"generic\"\n"
+        + "      endpoint: \"" + endpoint + "\"\n"
+        + "      claim: \"exact\"\n"
+        + "      timeout_ms: " + TIER_TIMEOUT_MS + "\n"
+        + "      typical_ms: 40\n"
+        + "      retry_budget: 1\n"
+        + "      credential: { header: \"X-Api-Key\", env: \"FUZZ_PROVIDER_KEY\" }\n"
+        + "      circuit_breaker: { failure_threshold: 20, half_open_timeout_ms: 500, success_threshold: 1 }\n"
+        + "    - name: \"cached_index\"\n"
+        + "      adapter: \"cached_index\"\n"
+        + "      claim: \"cached\"\n"
+        + "      timeout_ms: 100\n"
+        + "      typical_ms: 5\n"
+        + "    - name: \"gazetteer\"\n"
+        + "      adapter: \"gazetteer\"\n"
+        + "      claim: \"locality\"\n"
+        + "      timeout_ms: 200\n"
+        + "      typical_ms: 2\n";
+  }
+
+  @Test
+  @DisplayName("hostile requests against a misbehaving provider: no 5xx, problems name fields, answers in budget, no key leaked, memory bounded, still serving")
+  void fuzz(Vertx vertx) throws Exception {
+    long seed = seed();
+    int count = count();
+    Long only = Long.getLong("fuzz.only");
+    System.out.printf("fuzz: seed=%d count=%d%s (replay: -Dfuzz.seed=%d)%n", seed, count,
+        only == null ? "" : " only=" + only, seed);
+
+    HostileProvider provider = HostileProvider.start(vertx, seed, TIER_TIMEOUT_MS).await();
+    Stack stack = Stack.deploy(vertx, manifest(provider.url()), Map.of("FUZZ_PROVIDER_KEY", SECRET), Clock.systemUTC(),
+        Map.of()).await();
+    // A second front door on the same resolver with short read deadlines, so that the hostile
+    // connections held during the run are shed within it; every size limit is the default.
+    Metrics metrics = new Metrics();
+    IngressVerticle ingress = new IngressVerticle(stack.manifest, 0, metrics,
+        ServerLimits.defaults().withTimeouts(5000, HEADER_TIMEOUT_MS, HEADER_TIMEOUT_MS));
+    vertx.deployVerticle(ingress).await();
+    int port = ingress.actualPort();
+    HostileRequests requests = new HostileRequests(seed, BUDGET_MS, MAX_BUDGET_MS);
+
+    try (LogScanner logs = LogScanner.start(SECRET)) {
+      // Warm up (gazetteer loaded, code paths compiled) before measuring.
+      for (int k = 0; k < 50; k++) {
+        RawHttp.exchange(port, RawHttp.get("/v1/geocode?q=Paris%2C%20France"));
+      }
+      long heapBefore = heapAfterGc();
+      long rssBefore = rssKb();
+      int metricsBefore = RawHttp.exchange(port, RawHttp.get("/metrics")).body().length();
+
+      HostileConnections hostile = new HostileConnections(port, HEADER_TIMEOUT_MS + 3000);
+      Run run = only != null ? run(requests, port, only, only + 1) : run(requests, port, 0, count);
+      hostile.close();
+
+      long heapAfter = heapAfterGc();
+      long rssAfter = rssKb();
+      int metricsAfter = RawHttp.exchange(port, RawHttp.get("/metrics")).body().length();
+      System.out.printf("fuzz: %d requests in %d ms; statuses %s; provider %s; %d hostile connections held; heap %+d KB"
+              + " after GC; RSS %+d KB; /metrics %+d bytes; %d log events%n",
+          run.sent.get(), run.elapsedMs, new java.util.TreeMap<>(run.statuses), provider.counts(), hostile.opened(),
+          (heapAfter - heapBefore) / 1024, rssAfter - rssBefore, metricsAfter - metricsBefore, logs.events());
+
+      assertThat(run.failures()).as("fuzz seed=%d: %d failing case(s); replay one with -Dfuzz.seed=%d -Dfuzz.only=<case>",
+          seed, run.failed.get(), seed).isEmpty();
+      assertThat(logs.leaks()).as("the credential in the log").isEmpty();
+      assertThat(logs.errors()).as("lines logged at ERROR").isEmpty();
+      assertThat(heapAfter - heapBefore).as("heap growth after GC, bytes").isLessThan(HEAP_BOUND_BYTES);
+      assertThat(metricsAfter - metricsBefore).as("/metrics growth, bytes").isLessThan(METRICS_BOUND_BYTES);
+
+      assertThat(hostile.notShed()).as("silent or trickling connections the server did not shed in time").isZero();
+      RawHttp.Response last = RawHttp.exchange(port, RawHttp.get("/v1/geocode?q=Paris%2C%20France&budget_ms=2000"));
+      assertThat(last.status()).as("still serving").isEqualTo(200);
+      assertThat(last.json().getString("status")).isEqualTo("resolved");
+      assertThat(RawHttp.exchange(stack.port, RawHttp.get("/health/live")).status()).isEqualTo(200);
+      assertThat(openConnections(metrics)).as("every connection is given back").isZero();
+    }
+  }
+
+  /** What a run saw. */
+  private static final class Run {
+    final AtomicInteger sent = new AtomicInteger();
+    final AtomicInteger failed = new AtomicInteger();
+    final Map<Integer, AtomicInteger> statusCounts = new ConcurrentHashMap<>();
+    final Map<Integer, Integer> statuses = new ConcurrentHashMap<>();
+    /** The first failing case of each kind and violation, with how many there were. */
+    final Map<String, String> firstFailures = new ConcurrentHashMap<>();
+    final Map<String, AtomicInteger> failureCounts = new ConcurrentHashMap<>();
+    long elapsedMs;
+
+    void fail(long seed, Case c, String why, String answer) {
+      failed.incrementAndGet();
+      String key = c.kind() + ": " + why;
+      failureCounts.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
+      if (firstFailures.size() < MAX_REPORTED) {
+        firstFailures.putIfAbsent(key, String.format("seed=%d case=%d%n    request: %s%n    answer:  %s", seed, c.index(),
+            c.printable(600), answer.length() > 600 ? answer.substring(0, 600) + "…" : answer));
+      }
+    }
+
+    /** One paragraph per kind of failure: how many, and the first case to replay. */
+    List<String> failures() {
+      List<String> out = new ArrayList<>();
+      new java.util.TreeMap<>(firstFailures).forEach((key, first) ->
+          out.add(String.format("%n  %s (%d case(s)); first: %s", key, failureCounts.get(key).get(), first)));
+      return out;
+    }
+  }
+
+  private Run run(HostileRequests requests, int port, long from, long to) throws InterruptedException {
+    Run run = new Run();
+    AtomicLong next = new AtomicLong(from);
+    long seed = seed();
+    long start = System.nanoTime();
+    ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
+    for (int t = 0; t < CLIENTS; t++) {
+      clients.execute(() -> {
+        for (long i = next.getAndIncrement(); i < to; i = next.getAndIncrement()) {
+          Case c = requests.generate(i);
+          check(seed, c, send(port, c), run);
+        }
+      });
+    }
+    clients.shutdown();
+    assertThat(clients.awaitTermination(15, TimeUnit.MINUTES)).as("the run finished").isTrue();
+    run.elapsedMs = (System.nanoTime() - start) / 1_000_000;
+    run.statusCounts.forEach((k, v) -> run.statuses.put(k, v.get()));
+    return run;
+  }
+
+  /** An answer and how long it took; status -1 when the connection closed without one. */
+  private record Answer(RawHttp.Response response, long ms, String error) {}
+
+  private static Answer send(int port, Case c) {
+    long start = System.nanoTime();
+    try (Socket s = new Socket("localhost", port)) {
+      s.setSoTimeout((int) (c.budgetMs() + MARGIN_MS + 2000));
+      try {
+        s.getOutputStream().write(c.bytes());
+        s.getOutputStream().flush();
+        if (!c.complete()) {
+          s.shutdownOutput();
+        }
+      } catch (IOException e) {
+        // The server may answer and close before it has read everything; read what it said.
+      }
+      RawHttp.Response r;
+      String error = null;
+      try {
+        r = RawHttp.read(s.getInputStream());
+      } catch (IOException e) {
+        r = new RawHttp.Response(-1, Map.of(), "");
+        error = e.toString();
+      }
+      return new Answer(r, (System.nanoTime() - start) / 1_000_000, error);
+    } catch (IOException e) {
+      return new Answer(new RawHttp.Response(-1, Map.of(), ""), (System.nanoTime() - start) / 1_000_000, e.toString());
+    }
+  }
+
+  private static void check(long seed, Case c, Answer a, Run run) {
+    run.sent.incrementAndGet();
+    RawHttp.Response r = a.response();
+    run.statusCounts.computeIfAbsent(r.status(), k -> new AtomicInteger()).incrementAndGet();
+    String shown = r.status() < 0 ? "(closed without an answer" + (a.error() == null ? "" : ": " + a.error()) + ")" : r.toString();
+    if (r.status() < 0) {
+      if (c.complete()) {
+        run.fail(seed, c, "a whole request closed without an answer", shown);
+      }
+      return;
+    }
+    if (r.toString().contains(SECRET)) {
+      run.fail(seed, c, "the credential is in the answer", shown);
+    }
+    if (r.status() >= 500) {
+      run.fail(seed, c, "a 5xx", shown);
+    }
+    if (a.ms() > c.budgetMs() + MARGIN_MS) {
+      run.fail(seed, c, "answered in " + a.ms() + " ms, over the budget " + c.budgetMs() + " ms + " + MARGIN_MS, shown);
+    }
+    if (r.status() >= 400) {
+      problem(seed, c, r, shown, run);
+    } else if (r.status() == 200 && "application/json".equals(r.header("content-type"))) {
+      result(seed, c, r, shown, run);
+    }
+  }
+
+  private static void problem(long seed, Case c, RawHttp.Response r, String shown, Run run) {
+    JsonObject p;
+    try {
+      p = r.json();
+    } catch (DecodeException e) {
+      run.fail(seed, c, "a refusal whose body is not JSON", shown);
+      return;
+    }
+    if (!"application/problem+json".equals(r.header("content-type")) || p.getInteger("status", -1) != r.status()) {
+      run.fail(seed, c, "a refusal that is not problem+json with its status", shown);
+    }
+    if (r.status() == 400) {
+      String field = p.getString("field");
+      JsonArray errors = p.getJsonArray("errors");
+      if (field == null || field.isBlank() || errors == null || errors.isEmpty()
+          || errors.stream().anyMatch(e -> ((JsonObject) e).getString("field", "").isBlank())) {
+        run.fail(seed, c, "a 400 that does not name its field", shown);
+      }
+    }
+  }
+
+  private static void result(long seed, Case c, RawHttp.Response r, String shown, Run run) {
+    JsonObject j;
+    try {
+      j = r.json();
+    } catch (DecodeException e) {
+      run.fail(seed, c, "a JSON answer that does not parse", shown);
+      return;
+    }
+    if (!"resolved".equals(j.getValue("status"))) {
+      return;
+    }
+    Double lon = j.getDouble("lon");
+    Double lat = j.getDouble("lat");
+    if (lon == null || lat == null || Math.abs(lon) > 180 || Math.abs(lat) > 90 || !"EPSG:4326".equals(j.getString("crs"))) {
+      run.fail(seed, c, "a resolved answer outside EPSG:4326", shown);
+    }
+  }
+
+  /** The open-connections gauge, once it settles (connections close a moment after their answer). */
+  private static double openConnections(Metrics metrics) throws InterruptedException {
+    double open = -1;
+    for (int k = 0; k < 50 && open != 0; k++) {
+      String line = metrics.scrape().lines().filter(l -> l.startsWith("georesolver_http_connections ")).findFirst().orElse("x -1");
+      open = Double.parseDouble(line.substring(line.indexOf(' ') + 1));
+      Thread.sleep(100);
+    }
+    return open;
+  }
+
+  private static long heapAfterGc() throws InterruptedException {
+    for (int k = 0; k < 3; k++) {
+      System.gc();
+      Thread.sleep(100);
+    }
+    return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+  }
+
+  /** Resident set size of this process, KB (Linux), or -1. */
+  private static long rssKb() {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/self/status"), StandardCharsets.US_ASCII)) {
+        if (line.startsWith("VmRSS:")) {
+          return Long.parseLong(line.replaceAll("\\D", ""));
+        }
+      }
+    } catch (IOException | NumberFormatException e) {
+      // not Linux
+    }
+    return -1;
+  }
+
+  private static long seed() {
+    String s = System.getProperty("fuzz.seed", System.getenv().getOrDefault("FUZZ_SEED", Long.toString(DEFAULT_SEED)));
+    if ("random".equals(s)) {
+      long r = System.nanoTime();
+      System.setProperty("fuzz.seed", Long.toString(r));
+      return r;
+    }
+    return Long.parseLong(s);
+  }
+
+  private static int count() {
+    return Integer.parseInt(System.getProperty("fuzz.count", System.getenv().getOrDefault("FUZZ_COUNT",
+        Integer.toString(DEFAULT_COUNT))));
+  }
+}

@@ -1,0 +1,95 @@
+package dev.georesolver.fuzz;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.AppenderBase;
+import dev.georesolver.support.LogCapture;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Reads every log event of a fuzz run as it is written, keeping only counts and the first few
+ * offending lines, so a long run holds no growing list. The resolver's own loggers are opened to
+ * every level for the run (and kept off the console), so a credential logged at DEBUG is caught
+ * as surely as one at ERROR; everything else is read at the levels the test configuration lets
+ * through.
+ */
+final class LogScanner extends AppenderBase<ILoggingEvent> implements AutoCloseable {
+
+  private static final int KEPT = 10;
+
+  private final String secret;
+  private final Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+  private final Logger ours = (Logger) LoggerFactory.getLogger("dev.georesolver");
+  private final Level oursLevel;
+  private final boolean oursAdditive;
+  private final AtomicLong events = new AtomicLong();
+  private final List<String> leaks = new ArrayList<>();
+  private final List<String> errors = new ArrayList<>();
+  private long errorCount;
+  private long leakCount;
+
+  private LogScanner(String secret) {
+    this.secret = secret;
+    this.oursLevel = ours.getLevel();
+    this.oursAdditive = ours.isAdditive();
+  }
+
+  /** Starts reading every log event, looking for {@code secret}. */
+  static LogScanner start(String secret) {
+    LogScanner s = new LogScanner(secret);
+    s.setContext(s.root.getLoggerContext());
+    s.start();
+    s.root.addAppender(s);
+    s.ours.addAppender(s);
+    s.ours.setAdditive(false);
+    s.ours.setLevel(Level.ALL);
+    return s;
+  }
+
+  @Override
+  protected void append(ILoggingEvent e) {
+    events.incrementAndGet();
+    String line = LogCapture.line(e);
+    if (line.contains(secret)) {
+      leakCount++;
+      if (leaks.size() < KEPT) {
+        leaks.add(line);
+      }
+    }
+    if (e.getLevel().isGreaterOrEqual(Level.ERROR)) {
+      errorCount++;
+      if (errors.size() < KEPT) {
+        errors.add(line);
+      }
+    }
+  }
+
+  /** Events read. */
+  long events() {
+    return events.get();
+  }
+
+  /** The lines that held the secret (the first few), with how many there were. */
+  synchronized String leaks() {
+    return leakCount == 0 ? "" : leakCount + " line(s), first: " + leaks;
+  }
+
+  /** The lines at ERROR (the first few), with how many there were. */
+  synchronized String errors() {
+    return errorCount == 0 ? "" : errorCount + " line(s), first: " + errors;
+  }
+
+  @Override
+  public void close() {
+    ours.setLevel(oursLevel);
+    ours.setAdditive(oursAdditive);
+    ours.detachAppender(this);
+    root.detachAppender(this);
+    stop();
+  }
+}
