@@ -2,6 +2,7 @@ package dev.georesolver.chain;
 
 import dev.georesolver.config.BreakerConfig;
 import dev.georesolver.config.TierConfig;
+import dev.georesolver.tier.TierBreaker;
 import dev.georesolver.geo.Claim;
 import dev.georesolver.provider.SchemaMode;
 import io.vertx.core.json.JsonObject;
@@ -48,7 +49,7 @@ class LadderViewTest {
   void shouldStartFromTheManifestWithEveryBreakerClosed() {
     assertThat(view.typical(primary)).isEqualTo(300);
     assertThat(view.typical(gazetteer)).isEqualTo(5);
-    assertThat(view.state(osm)).isEqualTo("closed");
+    assertThat(view.state(osm)).isEqualTo(TierBreaker.State.CLOSED);
   }
 
   @Test
@@ -69,7 +70,7 @@ class LadderViewTest {
   void shouldNotReserveForAnOpenRung() {
     view.onBreaker(transition("osm", "open"));
 
-    assertThat(view.state(osm)).isEqualTo("open");
+    assertThat(view.state(osm)).isEqualTo(TierBreaker.State.OPEN);
     assertThat(view.reserveBelow(ladder, 0)).isEqualTo(20 + 5);
   }
 
@@ -86,7 +87,7 @@ class LadderViewTest {
     view.onBreaker(transition("osm", "open"));
     view.onBreaker(transition("osm", null));
 
-    assertThat(view.state(osm)).isEqualTo("closed");
+    assertThat(view.state(osm)).isEqualTo(TierBreaker.State.CLOSED);
   }
 
   @Test
@@ -101,7 +102,7 @@ class LadderViewTest {
   void shouldTakeTheAnnouncedBreakerState() {
     view.onStats(stats("osm", 250L, "open"));
 
-    assertThat(view.state(osm)).isEqualTo("open");
+    assertThat(view.state(osm)).isEqualTo(TierBreaker.State.OPEN);
     assertThat(view.typical(osm)).isEqualTo(250);
     assertThat(view.reserveBelow(ladder, 0)).isEqualTo(20 + 5);
   }
@@ -113,7 +114,7 @@ class LadderViewTest {
     view.onStats(stats("osm", null, null));
 
     assertThat(view.typical(osm)).isEqualTo(250);
-    assertThat(view.state(osm)).isEqualTo("open");
+    assertThat(view.state(osm)).isEqualTo(TierBreaker.State.OPEN);
   }
 
   @Test
@@ -126,7 +127,7 @@ class LadderViewTest {
     view.onBreaker(transition(null, "open"));
 
     assertThat(view.typical(stranger)).as("falls back to the manifest").isEqualTo(700);
-    assertThat(view.state(stranger)).isEqualTo("closed");
+    assertThat(view.state(stranger)).isEqualTo(TierBreaker.State.CLOSED);
     assertThat(view.reserveBelow(List.of(primary, stranger), 0)).isEqualTo(700);
     assertThat(view.reserveBelow(ladder, 0)).isEqualTo(200 + 20 + 5);
   }

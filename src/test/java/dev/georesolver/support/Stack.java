@@ -54,7 +54,8 @@ public final class Stack {
     } catch (Exception e) {
       return Future.failedFuture(e);
     }
-    GeoResolver.Options o = new GeoResolver.Options(0, 1, 1, env, redisUrl, local, clock, Ticker.SYSTEM, new Random(42));
+    Random seeded = new Random(42);
+    GeoResolver.Options o = new GeoResolver.Options(0, 1, 1, env, redisUrl, local, clock, Ticker.SYSTEM, () -> seeded);
     return GeoResolver.deploy(vertx, m, o).map(r -> new Stack(m, r.port(), WebClient.create(vertx, new io.vertx.ext.web.client.WebClientOptions(), new io.vertx.core.http.PoolOptions().setHttp1MaxSize(64))));
   }
 
