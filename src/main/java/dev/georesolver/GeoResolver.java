@@ -100,15 +100,23 @@ public final class GeoResolver extends VerticleBase {
 
   private final Manifest manifest;
   private final Options o;
+  private final Map<String, Secret> secrets;
+  private final CrsCatalog crs;
   private final Metrics metrics = new Metrics();
   /** Children started so far, in order; confined to this verticle's context. */
   private final List<String> started = new ArrayList<>();
   private volatile int port = -1;
 
-  /** A resolver for {@code manifest}; deploy it with {@link #deploy} or {@code vertx.deployVerticle}. */
+  /**
+   * A resolver for {@code manifest}; deploy it with {@link #deploy} or {@code vertx.deployVerticle}.
+   * Reads the tiers' credentials here, on the constructing thread: a credential file is blocking
+   * I/O, kept off the event loop {@code start} runs on.
+   */
   public GeoResolver(Manifest manifest, Options options) {
     this.manifest = manifest;
     this.o = options;
+    this.secrets = secrets(manifest, options.env());
+    this.crs = CrsCatalog.of(manifest.crsDefinitions());
   }
 
   /** Deploys a resolver on {@code vertx}; fails, with nothing left deployed, if any part fails to start. */
@@ -125,25 +133,23 @@ public final class GeoResolver extends VerticleBase {
         .filter(i -> manifest.enabledTiers().stream().noneMatch(t -> i.accepts(t.claim())))
         .forEach(i -> log.warn("intent {} has no rung left (tiers disabled at start): its requests will be answered 503 misconfigured",
             i.name()));
-    Map<String, Secret> secrets = secrets();
-    CrsCatalog crs = CrsCatalog.of(manifest.crsDefinitions());
     boolean index = IndexVerticle.neededBy(manifest);
     var idem = manifest.routing().idempotency();
-    Future<?> chain = child(new DedupeVerticle(idem, o.redisUrl(), o.clock(), () -> o.ticker().nanoTime(), metrics));
+    Future<?> deployed = child(new DedupeVerticle(idem, o.redisUrl(), o.clock(), () -> o.ticker().nanoTime(), metrics));
     if (index) {
-      chain = chain.compose(v -> child(new IndexVerticle(idem, o.redisUrl(), o.clock(), metrics)));
+      deployed = deployed.compose(v -> child(new IndexVerticle(idem, o.redisUrl(), o.clock(), metrics)));
     }
     // The EPSG database is a file scan: the common CRSs are looked up on a worker before any tier answers.
-    chain = chain.compose(v -> vertx.executeBlocking(() -> {
+    deployed = deployed.compose(v -> vertx.executeBlocking(() -> {
       crs.warm();
       return null;
     }));
     for (TierConfig t : manifest.enabledTiers()) {
-      chain = chain.compose(v -> child(new TierVerticle(new TierSpec(t, secrets.get(t.name()),
+      deployed = deployed.compose(v -> child(new TierVerticle(new TierSpec(t, secrets.get(t.name()),
           manifest.routing().admissionFactor(), crs, o.localAdapters().get(t.adapter()), o.clock(), o.ticker(),
           o.random(), metrics))));
     }
-    return chain
+    return deployed
         .compose(v -> children(() -> new ChainVerticle(manifest, o.clock(), o.ticker(), metrics, index), o.chainInstances()))
         .compose(v -> ingress())
         .onSuccess(v -> log.info("georesolver listening on port {} (manifest {}, ladder {})", port, manifest.revision(),
@@ -156,15 +162,15 @@ public final class GeoResolver extends VerticleBase {
     return port;
   }
 
-  /** Each enabled tier's credential, read here: a credential file is blocking I/O, done once at start. */
-  private Map<String, Secret> secrets() {
+  /** Each enabled tier's credential, by tier name. Blocking for credential files. */
+  private static Map<String, Secret> secrets(Manifest manifest, Map<String, String> env) {
     Map<String, Secret> secrets = new HashMap<>();
     for (TierConfig t : manifest.enabledTiers()) {
       if (t.credential() != null) {
-        Secret.read(t.credential(), o.env()).ifPresent(s -> secrets.put(t.name(), s));
+        Secret.read(t.credential(), env).ifPresent(s -> secrets.put(t.name(), s));
       }
     }
-    return secrets;
+    return Map.copyOf(secrets);
   }
 
   private Future<String> child(Deployable v) {

@@ -26,8 +26,9 @@ public interface ProviderAdapter {
   }
 
   /**
-   * Reads one response: candidates best first, or a failure classified as DESIGN §3 says. Never
-   * throws: a body that cannot be read is {@link FailureClass#DEGRADABLE}.
+   * Reads one response: candidates best first, or a failure in one of the {@link FailureClass}es
+   * (the shared HTTP rules of {@link HttpStatusClassifier}, then the provider's own in-body
+   * statuses). Never throws: a body that cannot be read is {@link FailureClass#DEGRADABLE}.
    */
   ProviderAnswer parse(Direction direction, ProviderResponse response, SchemaMode mode);
 }

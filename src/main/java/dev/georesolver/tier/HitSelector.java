@@ -12,7 +12,7 @@ import dev.georesolver.provider.RawHit;
 
 /**
  * Turns a provider's candidates into the rung's answer: each moved into EPSG:4326, the best one that
- * lies inside the requested bbox chosen (DESIGN §3, §6).
+ * lies inside the requested bbox chosen.
  *
  * <p>A CRS that cannot be read or transformed is degradable; candidates that all fall outside the
  * bbox are {@link FailureClass#OUT_OF_BBOX}. A CRS whose definition the tier's non-blocking
