@@ -1,45 +1,50 @@
 package dev.georesolver;
 
 import dev.georesolver.bus.Codecs;
-import dev.georesolver.cache.CachedIndexAdapter;
 import dev.georesolver.cache.DedupeVerticle;
 import dev.georesolver.cache.IndexVerticle;
 import dev.georesolver.chain.ChainVerticle;
 import dev.georesolver.config.Manifest;
-import dev.georesolver.config.Secret;
 import dev.georesolver.config.TierConfig;
+import dev.georesolver.crs.CrsCatalog;
 import dev.georesolver.deadline.Ticker;
-import dev.georesolver.gazetteer.Gazetteer;
-import dev.georesolver.gazetteer.GazetteerAdapter;
 import dev.georesolver.ingress.IngressVerticle;
 import dev.georesolver.metrics.Metrics;
-import dev.georesolver.provider.AdapterRegistry;
+import dev.georesolver.tier.Backoff;
 import dev.georesolver.tier.LocalAdapterFactory;
 import dev.georesolver.tier.TierSpec;
 import dev.georesolver.tier.TierVerticle;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
+import io.vertx.core.Deployable;
+import io.vertx.core.VerticleBase;
 import io.vertx.core.Vertx;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 
 /**
- * Deploys the resolver's verticles on a Vertx in dependency order — dedupe, one verticle per tier,
- * the chain instances, then ingress — so nothing takes traffic before what it talks to is
- * listening. Used by {@link Main} and by the scenario tests, which run the whole stack in-process.
+ * The resolver as one verticle: its {@code start} deploys every part as its child, in dependency
+ * order — dedupe, the cached index when a rung reads it, one verticle per tier, the chain
+ * instances, then ingress — so nothing takes traffic before what it talks to is listening.
+ *
+ * <p>A part that fails to start undeploys the parts started before it (last first) and fails the
+ * start, so a failed deploy leaves nothing running and no port open. Undeploying this verticle
+ * undeploys every part: Vert.x undeploys a verticle's children before its own {@code stop}.
+ *
+ * <p>Used by {@link Main} and by the scenario tests, which run the whole stack in-process
+ * ({@link #deploy}).
  */
-public final class GeoResolver {
+public final class GeoResolver extends VerticleBase {
 
   private static final Logger log = LoggerFactory.getLogger(GeoResolver.class);
-
-  private GeoResolver() {}
 
   /**
    * How to deploy.
@@ -53,7 +58,8 @@ public final class GeoResolver {
    *     built-in ones ({@code cached_index}, {@code gazetteer}); tests use it
    * @param clock wall clock
    * @param ticker monotonic clock
-   * @param random jitter source
+   * @param random the jitter source, asked for on every draw on the drawing thread
+   *     ({@link Backoff#THREAD_LOCAL}; a test may hand a seeded generator as {@code () -> seeded})
    */
   public record Options(
       int port,
@@ -64,27 +70,17 @@ public final class GeoResolver {
       Map<String, LocalAdapterFactory> localAdapters,
       Clock clock,
       Ticker ticker,
-      RandomGenerator random) {
+      Supplier<RandomGenerator> random) {
 
     /** Production defaults: one chain and one ingress instance per core. */
     public static Options defaults(int port, Map<String, String> env) {
       int cores = Runtime.getRuntime().availableProcessors();
-      return new Options(port, cores, cores, env, null, Map.of(), Clock.systemUTC(), Ticker.SYSTEM, ThreadLocalRandom.current());
-    }
-
-    /** These options with other local adapter factories. */
-    public Options withLocalAdapters(Map<String, LocalAdapterFactory> factories) {
-      return new Options(port, chainInstances, ingressInstances, env, redisUrl, factories, clock, ticker, random);
+      return new Options(port, cores, cores, env, null, Map.of(), Clock.systemUTC(), Ticker.SYSTEM, Backoff.THREAD_LOCAL);
     }
 
     /** These options with {@code n} chain and {@code n} ingress instances. */
     public Options withInstances(int n) {
       return new Options(port, n, n, env, redisUrl, localAdapters, clock, ticker, random);
-    }
-
-    /** These options with one chain and one ingress instance (tests). */
-    public Options single() {
-      return new Options(port, 1, 1, env, redisUrl, localAdapters, clock, ticker, random);
     }
 
     /** These options with a shared store (null: in-process only). */
@@ -97,111 +93,103 @@ public final class GeoResolver {
    * A running resolver.
    *
    * @param port the HTTP port bound
-   * @param deploymentIds every deployment, in deployment order
+   * @param deploymentId this verticle's deployment: undeploy it to stop the resolver
    */
-  public record Running(int port, List<String> deploymentIds, Metrics metrics) {}
+  public record Running(int port, String deploymentId) {}
 
-  /** Deploys everything; fails (having deployed part) if any verticle fails to start. */
+  private final Manifest manifest;
+  private final Options o;
+  private final CrsCatalog crs;
+  private final Metrics metrics = new Metrics();
+  /** Children started so far, in order; confined to this verticle's context. */
+  private final List<String> started = new ArrayList<>();
+  private volatile int port = -1;
+
+  /**
+   * A resolver for {@code manifest}; deploy it with {@link #deploy} or {@code vertx.deployVerticle}.
+   * Each tier's credential is the one the manifest read (and checked) when it was loaded.
+   */
+  public GeoResolver(Manifest manifest, Options options) {
+    this.manifest = manifest;
+    this.o = options;
+    this.crs = CrsCatalog.of(manifest.crsDefinitions());
+  }
+
+  /** Deploys a resolver on {@code vertx}; fails, with nothing left deployed, if any part fails to start. */
   public static Future<Running> deploy(Vertx vertx, Manifest manifest, Options o) {
+    GeoResolver resolver = new GeoResolver(manifest, o);
+    return vertx.deployVerticle(resolver).map(id -> new Running(resolver.port, id));
+  }
+
+  @Override
+  public Future<?> start() {
     Codecs.registerAll(vertx.eventBus());
-    Metrics metrics = new Metrics();
-    List<String> ids = new ArrayList<>();
     manifest.disabledTiers().forEach((name, why) -> log.info("tier {} left out of the ladder: {}", name, why));
     manifest.intents().values().stream()
         .filter(i -> manifest.enabledTiers().stream().noneMatch(t -> i.accepts(t.claim())))
         .forEach(i -> log.warn("intent {} has no rung left (tiers disabled at start): its requests will be answered 503 misconfigured",
             i.name()));
+    boolean index = IndexVerticle.neededBy(manifest);
     var idem = manifest.routing().idempotency();
-    Future<Void> chain = vertx.deployVerticle(new DedupeVerticle(idem, o.redisUrl(), o.clock(), () -> o.ticker().nanoTime(), metrics))
-        .map(ids::add).mapEmpty();
-    if (usesCachedIndex(manifest)) {
-      chain = chain.compose(v -> vertx.deployVerticle(new IndexVerticle(idem, o.redisUrl(), o.clock(), metrics))).map(ids::add).mapEmpty();
+    Future<?> deployed = child(new DedupeVerticle(idem, o.redisUrl(), o.clock(), () -> o.ticker().nanoTime(), metrics));
+    if (index) {
+      deployed = deployed.compose(v -> child(new IndexVerticle(idem, o.redisUrl(), o.clock(), metrics)));
     }
+    // The EPSG database is a file scan: the common CRSs are looked up on a worker before any tier answers.
+    deployed = deployed.compose(v -> vertx.executeBlocking(() -> {
+      crs.warm();
+      return null;
+    }));
     for (TierConfig t : manifest.enabledTiers()) {
-      chain = chain.compose(v -> deployTier(vertx, manifest, t, manifest.secret(t.name()).orElse(null), o, metrics)).map(ids::add).mapEmpty();
+      deployed = deployed.compose(v -> child(new TierVerticle(new TierSpec(t, manifest.secret(t.name()).orElse(null),
+          manifest.routing().admissionFactor(), crs, o.localAdapters().get(t.adapter()), o.clock(), o.ticker(),
+          o.random(), metrics))));
     }
-    return chain
-        .compose(v -> vertx.deployVerticle(() -> new ChainVerticle(manifest, o.clock(), o.ticker(), metrics),
-            new DeploymentOptions().setInstances(o.chainInstances())))
-        .map(ids::add)
-        .compose(v -> deployIngress(vertx, manifest, o, ids, metrics))
-        .map(port -> {
-          log.info("georesolver listening on port {} (manifest {}, ladder {})", port, manifest.revision(),
-              manifest.enabledTiers().stream().map(TierConfig::name).toList());
-          return new Running(port, List.copyOf(ids), metrics);
-        });
+    return deployed
+        .compose(v -> children(() -> new ChainVerticle(manifest, o.clock(), o.ticker(), metrics, index), o.chainInstances()))
+        .compose(v -> ingress())
+        .onSuccess(v -> log.info("georesolver listening on port {} (manifest {}, ladder {})", port, manifest.revision(),
+            manifest.enabledTiers().stream().map(TierConfig::name).toList()))
+        .recover(failure -> undeployStarted().transform(x -> Future.failedFuture(failure)));
   }
 
-  /** Whether the ladder has a cached-index rung (then the index is deployed and written through). */
-  public static boolean usesCachedIndex(Manifest manifest) {
-    return manifest.enabledTiers().stream().anyMatch(t -> AdapterRegistry.CACHED_INDEX.equals(t.adapter()));
+  /** The HTTP port bound; -1 until started. */
+  public int port() {
+    return port;
   }
 
-  /** The local adapters built in, overridden by {@code Options.localAdapters}. */
-  private static LocalAdapterFactory localFactory(String adapter, Options o) {
-    LocalAdapterFactory given = o.localAdapters().get(adapter);
-    if (given != null) {
-      return given;
-    }
-    if (AdapterRegistry.CACHED_INDEX.equals(adapter)) {
-      return (vertx, tier) -> Future.succeededFuture(new CachedIndexAdapter(vertx, tier, o.clock()));
-    }
-    if (AdapterRegistry.GAZETTEER.equals(adapter)) {
-      return (vertx, tier) -> gazetteer(vertx).map(g -> new GazetteerAdapter(g,
-          tier.reverseRadiusM() > 0 ? tier.reverseRadiusM() : Gazetteer.DEFAULT_MAX_REVERSE_DISTANCE_M));
-    }
-    return null;
+  private Future<String> child(Deployable v) {
+    return vertx.deployVerticle(v).onSuccess(started::add);
+  }
+
+  private Future<String> children(Supplier<? extends Deployable> factory, int instances) {
+    return vertx.deployVerticle(factory, new DeploymentOptions().setInstances(instances)).onSuccess(started::add);
   }
 
   /**
-   * The bundled gazetteer, loaded once per process off the event loop. The loaded (immutable)
-   * gazetteer is kept, not a future, since a future belongs to the Vertx that made it.
+   * The ingress instances, sharing one port. Port 0 with several instances becomes Vert.x's shared
+   * random port (-1): a server bound on 0 is not shared, so the others could not join it.
    */
-  private static Future<Gazetteer> gazetteer(Vertx vertx) {
-    Gazetteer g = gazetteer;
-    return g != null ? Future.succeededFuture(g) : vertx.executeBlocking(GeoResolver::loadGazetteer);
-  }
-
-  private static synchronized Gazetteer loadGazetteer() {
-    if (gazetteer == null) {
-      long t0 = System.nanoTime();
-      gazetteer = Gazetteer.loadDefault();
-      log.info("gazetteer: {} places loaded in {} ms", gazetteer.size(), (System.nanoTime() - t0) / 1_000_000);
-    }
-    return gazetteer;
-  }
-
-  private static volatile Gazetteer gazetteer;
-
-  private static Future<String> deployTier(Vertx vertx, Manifest manifest, TierConfig t, Secret secret, Options o,
-      Metrics metrics) {
-    LocalAdapterFactory local = null;
-    if (AdapterRegistry.isLocal(t.adapter())) {
-      local = localFactory(t.adapter(), o);
-      if (local == null) {
-        return Future.failedFuture(new IllegalStateException("tier " + t.name() + ": adapter " + t.adapter()
-            + " is not available in this build"));
-      }
-    }
-    TierSpec spec = new TierSpec(t, secret, manifest.routing().admissionFactor(), manifest.crsDefinitions(), local,
-        o.clock(), o.ticker(), o.random(), metrics);
-    return vertx.deployVerticle(new TierVerticle(spec));
-  }
-
-  private static Future<Integer> deployIngress(Vertx vertx, Manifest manifest, Options o, List<String> ids, Metrics metrics) {
-    IngressVerticle first = new IngressVerticle(manifest, o.port(), metrics);
-    return vertx.deployVerticle(first).compose(id -> {
-      ids.add(id);
-      int port = first.actualPort();
-      if (o.ingressInstances() <= 1) {
-        return Future.succeededFuture(port);
-      }
-      return vertx.deployVerticle(() -> new IngressVerticle(manifest, port, metrics),
-              new DeploymentOptions().setInstances(o.ingressInstances() - 1))
-          .map(more -> {
-            ids.add(more);
-            return port;
-          });
+  private Future<?> ingress() {
+    int listen = o.port() == 0 && o.ingressInstances() > 1 ? -1 : o.port();
+    IngressVerticle first = new IngressVerticle(manifest, listen, metrics);
+    return child(first).compose(id -> {
+      port = first.actualPort();
+      return o.ingressInstances() <= 1 ? Future.succeededFuture()
+          : children(() -> new IngressVerticle(manifest, listen, metrics), o.ingressInstances() - 1);
     });
+  }
+
+  /** Undeploys the children started so far, last first; their failures are logged, not raised. */
+  private Future<Void> undeployStarted() {
+    Future<Void> f = Future.succeededFuture();
+    for (int i = started.size() - 1; i >= 0; i--) {
+      String id = started.get(i);
+      f = f.compose(v -> vertx.undeploy(id).otherwise(t -> {
+        log.warn("undeploying {} after a failed start: {}", id, t.getMessage());
+        return null;
+      }));
+    }
+    return f.onComplete(x -> started.clear());
   }
 }

@@ -1,5 +1,6 @@
 package dev.georesolver.bus;
 
+import dev.georesolver.config.Manifest;
 import dev.georesolver.geo.Bbox;
 import dev.georesolver.normalize.AddressNormalizer;
 import dev.georesolver.provider.Direction;
@@ -61,6 +62,12 @@ public final class RequestValidator {
     this.defaultIntent = defaultIntent;
     this.defaultBudgetMs = defaultBudgetMs;
     this.maxBudgetMs = maxBudgetMs;
+  }
+
+  /** The validator of a manifest's intents and budgets: what ingress and the chain both check. */
+  public static RequestValidator forManifest(Manifest manifest) {
+    return new RequestValidator(manifest.intentNames(), manifest.defaultIntent(), manifest.routing().budgetMs(),
+        manifest.routing().maxBudgetMs());
   }
 
   /**

@@ -5,7 +5,6 @@ import dev.georesolver.bus.IndexEntry;
 import dev.georesolver.bus.IndexQuery;
 import dev.georesolver.config.TierConfig;
 import dev.georesolver.normalize.AddressKeys;
-import dev.georesolver.provider.AdapterRegistry;
 import dev.georesolver.provider.ForwardQuery;
 import dev.georesolver.provider.LocalAdapter;
 import dev.georesolver.provider.ProviderAnswer;
@@ -19,7 +18,7 @@ import io.vertx.core.eventbus.Message;
 import java.time.Clock;
 
 /**
- * The {@code cached_index} rung (DESIGN §7): answers from the index the {@link IndexVerticle}
+ * The {@code cached_index} rung: answers from the index the {@link IndexVerticle}
  * owns — forward by address key (whatever the bbox; the tier checks the point lies inside it),
  * reverse by the nearest entry within the tier's {@code reverse_radius_m}. Entries older than the
  * intent's {@code max_cache_age_s} are no match; an intent accepting no stored answer (age 0) never
@@ -42,26 +41,13 @@ public final class CachedIndexAdapter implements LocalAdapter {
   }
 
   @Override
-  public String name() {
-    return AdapterRegistry.CACHED_INDEX;
-  }
-
-  @Override
   public Future<ProviderAnswer> forward(ForwardQuery query) {
     return forward(query, Long.MAX_VALUE);
   }
 
   @Override
   public Future<ProviderAnswer> forward(ForwardQuery query, long maxCacheAgeMs) {
-    if (maxCacheAgeMs <= 0) {
-      return Future.succeededFuture(ProviderAnswer.noMatch("this intent accepts no cached answer"));
-    }
-    return lookup(IndexQuery.forward(AddressKeys.addrKey(query)), maxCacheAgeMs);
-  }
-
-  @Override
-  public boolean supportsReverse() {
-    return true;
+    return maxCacheAgeMs <= 0 ? noCachedAnswer() : lookup(IndexQuery.forward(AddressKeys.addrKey(query)), maxCacheAgeMs);
   }
 
   @Override
@@ -71,10 +57,12 @@ public final class CachedIndexAdapter implements LocalAdapter {
 
   @Override
   public Future<ProviderAnswer> reverse(ReverseQuery query, long maxCacheAgeMs) {
-    if (maxCacheAgeMs <= 0) {
-      return Future.succeededFuture(ProviderAnswer.noMatch("this intent accepts no cached answer"));
-    }
-    return lookup(IndexQuery.reverse(query.lat(), query.lon(), radiusM), maxCacheAgeMs);
+    return maxCacheAgeMs <= 0 ? noCachedAnswer() : lookup(IndexQuery.reverse(query.lat(), query.lon(), radiusM), maxCacheAgeMs);
+  }
+
+  /** The answer for an intent that accepts no stored answer (age 0). */
+  private static Future<ProviderAnswer> noCachedAnswer() {
+    return Future.succeededFuture(ProviderAnswer.noMatch("this intent accepts no cached answer"));
   }
 
   private Future<ProviderAnswer> lookup(IndexQuery q, long maxCacheAgeMs) {

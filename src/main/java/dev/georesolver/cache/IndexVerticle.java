@@ -4,7 +4,9 @@ import dev.georesolver.bus.Addresses;
 import dev.georesolver.bus.IndexEntry;
 import dev.georesolver.bus.IndexQuery;
 import dev.georesolver.config.IdempotencyConfig;
+import dev.georesolver.config.Manifest;
 import dev.georesolver.metrics.Metrics;
+import dev.georesolver.provider.AdapterRegistry;
 import dev.georesolver.provider.Direction;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -13,7 +15,7 @@ import io.vertx.core.eventbus.Message;
 import java.time.Clock;
 
 /**
- * Owns the cached spatial index (DESIGN §7): Redis GEO set and hashes with
+ * Owns the cached spatial index: Redis GEO set and hashes with
  * {@code deduplication_store: redis}, else an in-process index. Serves the cached-index rung's
  * lookups ({@link Addresses#INDEX_LOOKUP}) and takes the chain's write-through
  * ({@link Addresses#INDEX_WRITE}), so the index stays warm with the live stream.
@@ -37,6 +39,14 @@ public final class IndexVerticle extends VerticleBase {
     this.cfg = cfg;
     this.redisUrl = redisUrl;
     this.clock = clock;
+  }
+
+  /**
+   * Whether a manifest needs the index: some enabled rung reads it. Then the index is deployed and
+   * the chain writes resolved answers through to it; otherwise neither happens.
+   */
+  public static boolean neededBy(Manifest manifest) {
+    return manifest.enabledTiers().stream().anyMatch(t -> AdapterRegistry.get(t.adapter()).capabilities().readsIndex());
   }
 
   @Override

@@ -31,6 +31,7 @@ import dev.georesolver.provider.AdapterRegistry;
 import dev.georesolver.provider.Direction;
 import dev.georesolver.provider.ForwardQuery;
 import dev.georesolver.provider.ReverseQuery;
+import dev.georesolver.tier.TierBreaker;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.DeliveryOptions;
@@ -75,26 +76,29 @@ public final class ChainVerticle extends VerticleBase {
   private final Map<Direction, Map<String, List<TierConfig>>> ladders = new EnumMap<>(Direction.class);
   private RequestValidator validator;
   private LadderView view;
-  private boolean writeThrough;
+  private final boolean writeThrough;
   /** Each intent's accepted claims as the dedupe claim carries them, built once. */
   private final Map<String, String> acceptedClaims = new HashMap<>();
 
   private final Metrics metrics;
 
-  public ChainVerticle(Manifest manifest, Clock clock, Ticker ticker, Metrics metrics) {
+  /**
+   * @param writeThrough whether the cached index is deployed: then resolved answers are written
+   *     through to it and {@code /health/ready} reports it
+   */
+  public ChainVerticle(Manifest manifest, Clock clock, Ticker ticker, Metrics metrics, boolean writeThrough) {
     this.metrics = metrics;
     this.manifest = manifest;
     this.clock = clock;
     this.ticker = ticker;
+    this.writeThrough = writeThrough;
   }
 
   @Override
   public Future<?> start() {
     List<TierConfig> enabled = manifest.enabledTiers();
     view = new LadderView(enabled);
-    writeThrough = enabled.stream().anyMatch(t -> AdapterRegistry.CACHED_INDEX.equals(t.adapter()));
-    validator = new RequestValidator(manifest.intentNames(), manifest.defaultIntent(), manifest.routing().budgetMs(),
-        manifest.routing().maxBudgetMs());
+    validator = RequestValidator.forManifest(manifest);
     manifest.intents().values().forEach(i -> acceptedClaims.put(i.name(),
         i.claims().stream().map(Claim::wire).sorted().collect(Collectors.joining(","))));
     for (Direction d : Direction.values()) {
@@ -102,7 +106,7 @@ public final class ChainVerticle extends VerticleBase {
       for (IntentConfig i : manifest.intents().values()) {
         byIntent.put(i.name(), enabled.stream()
             .filter(t -> i.accepts(t.claim()))
-            .filter(t -> d == Direction.FORWARD || AdapterRegistry.supportsReverse(t.adapter()))
+            .filter(t -> AdapterRegistry.get(t.adapter()).capabilities().supports(d))
             .toList());
       }
       ladders.put(d, byIntent);
@@ -377,7 +381,8 @@ public final class ChainVerticle extends VerticleBase {
       for (Future<JsonObject> f : tiers) {
         JsonObject t = f.result();
         ts.add(t);
-        anyUsable |= !"open".equals(t.getString("state")) && !"unreachable".equals(t.getString("state"));
+        // "unreachable" (the tier did not answer) is no breaker state: not usable.
+        anyUsable |= TierBreaker.State.fromWire(t.getString("state")).filter(st -> st != TierBreaker.State.OPEN).isPresent();
       }
       msg.reply(new JsonObject()
           .put("ready", anyUsable)

@@ -1,6 +1,7 @@
 package dev.georesolver.chain;
 
 import dev.georesolver.config.TierConfig;
+import dev.georesolver.tier.TierBreaker;
 import io.vertx.core.json.JsonObject;
 
 import java.util.HashMap;
@@ -16,12 +17,12 @@ import java.util.Map;
 final class LadderView {
 
   private final Map<String, Long> typical = new HashMap<>();
-  private final Map<String, String> state = new HashMap<>();
+  private final Map<String, TierBreaker.State> state = new HashMap<>();
 
   LadderView(List<TierConfig> tiers) {
     for (TierConfig t : tiers) {
       typical.put(t.name(), t.typicalMs());
-      state.put(t.name(), "closed");
+      state.put(t.name(), TierBreaker.State.CLOSED);
     }
   }
 
@@ -33,10 +34,7 @@ final class LadderView {
       if (t != null) {
         typical.put(tier, t);
       }
-      String st = s.getString("state");
-      if (st != null) {
-        state.put(tier, st);
-      }
+      TierBreaker.State.fromWire(s.getString("state")).ifPresent(st -> state.put(tier, st));
     }
   }
 
@@ -44,7 +42,7 @@ final class LadderView {
   void onBreaker(JsonObject e) {
     String tier = e.getString("tier");
     if (tier != null && state.containsKey(tier)) {
-      state.put(tier, e.getString("to", "closed"));
+      state.put(tier, TierBreaker.State.fromWire(e.getString("to")).orElse(TierBreaker.State.CLOSED));
     }
   }
 
@@ -54,8 +52,8 @@ final class LadderView {
   }
 
   /** The breaker state last announced. */
-  String state(TierConfig t) {
-    return state.getOrDefault(t.name(), "closed");
+  TierBreaker.State state(TierConfig t) {
+    return state.getOrDefault(t.name(), TierBreaker.State.CLOSED);
   }
 
   /**
@@ -66,7 +64,7 @@ final class LadderView {
     long sum = 0;
     for (int j = i + 1; j < ladder.size(); j++) {
       TierConfig t = ladder.get(j);
-      if (!"open".equals(state(t))) {
+      if (state(t) != TierBreaker.State.OPEN) {
         sum += typical(t);
       }
     }

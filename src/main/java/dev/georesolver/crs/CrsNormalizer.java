@@ -9,26 +9,14 @@ import org.locationtech.proj4j.ProjCoordinate;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
- * Moves points from a provider's CRS into EPSG:4326 (longitude, latitude in degrees) with proj4j.
- *
- * <p>Where the definition of a source CRS comes from, first match wins:
- *
- * <ol>
- *   <li>the manifest's {@code crs_definitions} (the constructor's map), so a datum change is a
- *       reviewed commit of the manifest;
- *   <li>the resolver's reviewed defaults in {@code crs/definitions.txt} (each with the reason it
- *       exists: proj4j-epsg lacks the CRS, or its datum shift differs from the one PROJ applies);
- *   <li>proj4j-epsg's bundled EPSG database (EPSG codes only; Esri-only wkids need 1 or 2).
- * </ol>
+ * Moves points from a provider's CRS into EPSG:4326 (longitude, latitude in degrees) with proj4j,
+ * applying the definitions of a {@link CrsCatalog} (pinned, then bundled, then proj4j-epsg's).
  *
  * <p>Every result carries a {@link TransformInfo} naming the source CRS, the definition applied
  * and a short hash of it. Accuracy: within 0.0001° of PROJ's best grid-free transformation on the
@@ -40,11 +28,16 @@ import java.util.regex.Pattern;
  * Earth, or the point does not survive a round trip back into the source CRS (a projection far
  * outside its domain, often an axis-order mistake, yields such garbage).
  *
+ * <p>A normalizer made with {@link #nonBlocking} never reads the EPSG database: a CRS the catalog
+ * has not looked up yet is a {@link CrsNotLoadedException}, and its owner looks it up on a worker
+ * ({@link CrsCatalog#lookUp}) and asks again. One made with the constructor looks it up itself,
+ * blocking; use it off the event loop only (tools, tests).
+ *
  * <p><b>Not thread-safe</b>: proj4j transforms keep mutable scratch state, and this instance
  * caches one forward and one inverse transform per source CRS and reuses scratch coordinates.
  * Give each thread (each verticle context) its own instance; instances share no transform, CRS
- * or projection object (only proj4j's immutable datum and ellipsoid constants and this class's
- * immutable definition tables).
+ * or projection object (only proj4j's immutable datum and ellipsoid constants and the catalog's
+ * immutable definitions).
  */
 public final class CrsNormalizer {
 
@@ -53,13 +46,12 @@ public final class CrsNormalizer {
   /** Largest round-trip discrepancy accepted for a geographic source, in degrees. */
   static final double ROUND_TRIP_TOLERANCE_DEGREES = 1e-7;
 
-  private static final String WGS84_DEFINITION = "+proj=longlat +datum=WGS84 +no_defs";
+  static final String WGS84_DEFINITION = "+proj=longlat +datum=WGS84 +no_defs";
   private static final TransformInfo IDENTITY_4326 = new TransformInfo("EPSG:4326", "", "");
   private static final TransformInfo IDENTITY_CRS84 = new TransformInfo("OGC:CRS84", "", "");
-  private static final Map<String, String> BUNDLED = loadBundled();
-  private static final Pattern GRID_PARAMETER = Pattern.compile("\\+nadgrids=(?!@null(?:\\s|$))\\S*");
 
-  private final Map<String, String> pinned;
+  private final CrsCatalog catalog;
+  private final boolean mayBlock;
   private final CRSFactory crsFactory = new CRSFactory();
   private final CoordinateTransformFactory ctFactory = new CoordinateTransformFactory();
   private final Map<String, Cached> cache = new HashMap<>();
@@ -68,10 +60,14 @@ public final class CrsNormalizer {
   private final ProjCoordinate back = new ProjCoordinate();
   private CoordinateReferenceSystem wgs84;
 
+  /** A built transform pair, or (problem non-null) why a found definition could not be built. */
   private record Cached(
-      CoordinateTransform forward, CoordinateTransform inverse, boolean geographic, TransformInfo info) {}
+      CoordinateTransform forward, CoordinateTransform inverse, boolean geographic, TransformInfo info, String problem) {}
 
   /**
+   * A normalizer that looks definitions up itself, blocking on the EPSG database the first time a
+   * code is asked: for tools and tests, never for an event loop.
+   *
    * @param pinnedDefinitions the manifest's {@code crs_definitions}: source CRS (any spelling
    *     {@link CrsId#parse} accepts) to proj4 definition; these win over the bundled ones
    * @throws IllegalArgumentException when a key is not a CRS spelling or a definition is empty,
@@ -79,11 +75,20 @@ public final class CrsNormalizer {
    *     once for manifest validation
    */
   public CrsNormalizer(Map<String, String> pinnedDefinitions) {
-    List<String> problems = problems(pinnedDefinitions);
-    if (!problems.isEmpty()) {
-      throw new IllegalArgumentException(String.join("; ", problems));
-    }
-    this.pinned = canonicalKeys(pinnedDefinitions);
+    this(CrsCatalog.of(pinnedDefinitions), true);
+  }
+
+  private CrsNormalizer(CrsCatalog catalog, boolean mayBlock) {
+    this.catalog = catalog;
+    this.mayBlock = mayBlock;
+  }
+
+  /**
+   * A normalizer over {@code catalog} that never blocks: a CRS whose definition the catalog has not
+   * looked up yet fails with {@link CrsNotLoadedException}. For a verticle's event loop.
+   */
+  public static CrsNormalizer nonBlocking(CrsCatalog catalog) {
+    return new CrsNormalizer(catalog, false);
   }
 
   /**
@@ -91,52 +96,7 @@ public final class CrsNormalizer {
    * is usable: keys that are not CRS spellings, definitions proj4j cannot read, grid files.
    */
   public static List<String> problems(Map<String, String> definitions) {
-    List<String> problems = keyProblems(definitions);
-    CRSFactory factory = new CRSFactory();
-    definitions.forEach((key, definition) -> {
-      try {
-        if (definition != null && !definition.isBlank() && !GRID_PARAMETER.matcher(definition).find()) {
-          factory.createFromParameters(key, definition);
-        }
-      } catch (RuntimeException e) {
-        problems.add("crs_definitions." + key + ": proj4j cannot read the definition: " + e.getMessage());
-      }
-    });
-    return problems;
-  }
-
-  private static List<String> keyProblems(Map<String, String> definitions) {
-    List<String> problems = new ArrayList<>();
-    Map<String, String> seen = new HashMap<>();
-    definitions.forEach((key, definition) -> {
-      try {
-        String canonical = CrsId.parse(key).canonical();
-        String twin = seen.put(canonical, key);
-        if (twin != null) {
-          problems.add("crs_definitions: " + twin + " and " + key + " both define " + canonical);
-        }
-      } catch (CrsException e) {
-        problems.add("crs_definitions." + key + ": " + e.getMessage());
-      }
-      if (definition == null || definition.isBlank()) {
-        problems.add("crs_definitions." + key + ": empty definition");
-      } else if (GRID_PARAMETER.matcher(definition).find()) {
-        problems.add("crs_definitions." + key + ": grid files are not supported (only +nadgrids=@null)");
-      }
-    });
-    return problems;
-  }
-
-  private static Map<String, String> canonicalKeys(Map<String, String> definitions) {
-    Map<String, String> canonical = new HashMap<>();
-    definitions.forEach((key, definition) -> {
-      try {
-        canonical.put(CrsId.parse(key).canonical(), definition.strip());
-      } catch (CrsException e) {
-        throw new IllegalStateException("validated key no longer parses: " + key, e);
-      }
-    });
-    return Map.copyOf(canonical);
+    return CrsCatalog.problems(definitions);
   }
 
   /**
@@ -158,7 +118,7 @@ public final class CrsNormalizer {
     if (!Double.isFinite(x) || !Double.isFinite(y)) {
       throw new CrsException("coordinates are not finite numbers: " + x + "," + y);
     }
-    if (id.isWgs84() && !pinned.containsKey(id.canonical())) {
+    if (id.isWgs84() && !catalog.pinned(id)) {
       requireLonLat(id, x, y);
       return new Wgs84Point(x, y, id.equals(CrsId.CRS84) ? IDENTITY_CRS84 : IDENTITY_4326);
     }
@@ -208,53 +168,46 @@ public final class CrsNormalizer {
   private Cached cached(CrsId id) throws CrsException {
     Cached c = cache.get(id.canonical());
     if (c == null) {
-      c = build(id);
+      CrsCatalog.Entry e = catalog.known(id);
+      if (e == null) {
+        if (!mayBlock) {
+          throw new CrsNotLoadedException(id);
+        }
+        e = catalog.lookUp(id);
+      }
+      if (!e.found()) {
+        throw new CrsException(e.problem());
+      }
+      c = build(id, e.definition());
       cache.put(id.canonical(), c);
+    }
+    if (c.problem() != null) {
+      throw new CrsException(c.problem());
     }
     return c;
   }
 
-  private Cached build(CrsId id) throws CrsException {
-    String definition = definitionOf(id);
+  /** The transforms for a found definition; a definition proj4j cannot build is remembered as such. */
+  private Cached build(CrsId id, String definition) {
     try {
       if (wgs84 == null) {
         wgs84 = crsFactory.createFromParameters("EPSG:4326", WGS84_DEFINITION);
       }
-      CoordinateReferenceSystem src = definition != null
-          ? crsFactory.createFromParameters(id.canonical(), definition)
-          : crsFactory.createFromName(id.canonical());
-      String applied = definition != null ? definition : src.getParameterString().strip();
+      CoordinateReferenceSystem src = crsFactory.createFromParameters(id.canonical(), definition);
       return new Cached(
           ctFactory.createTransform(src, wgs84),
           ctFactory.createTransform(wgs84, src),
           Boolean.TRUE.equals(src.isGeographic()),
-          new TransformInfo(id.canonical(), applied, shortHash(applied)));
+          new TransformInfo(id.canonical(), definition, shortHash(definition)),
+          null);
     } catch (RuntimeException e) {
-      throw new CrsException("unknown CRS " + id.canonical() + ": " + e.getMessage());
+      return new Cached(null, null, false, null, "unknown CRS " + id.canonical() + ": " + e.getMessage());
     }
-  }
-
-  /** The pinned or bundled definition, or null to use proj4j-epsg's. */
-  private String definitionOf(CrsId id) throws CrsException {
-    String definition = pinned.getOrDefault(id.canonical(), BUNDLED.get(id.canonical()));
-    if (definition == null && id.epsg() == 0) {
-      throw new CrsException("unknown CRS " + id.canonical() + ": no reviewed definition; pin one in crs_definitions");
-    }
-    return definition;
   }
 
   /** The resolver's reviewed default definitions, canonical CRS to proj4 string. */
   static Map<String, String> bundledDefinitions() {
-    return BUNDLED;
-  }
-
-  private static Map<String, String> loadBundled() {
-    Map<String, String> definitions = new LinkedHashMap<>();
-    for (String line : CrsId.dataLines("crs/definitions.txt")) {
-      int space = line.indexOf(' ');
-      definitions.put(line.substring(0, space), line.substring(space + 1).strip());
-    }
-    return Map.copyOf(definitions);
+    return CrsCatalog.bundledDefinitions();
   }
 
   /** First 12 hex digits of the SHA-256 of a definition string (UTF-8). */

@@ -1,7 +1,7 @@
 package dev.georesolver.deadline;
 
 /**
- * Admission and attempt-timeout arithmetic (DESIGN §2). Pure and thread-safe.
+ * Admission and attempt-timeout arithmetic. Pure and thread-safe.
  *
  * <p>A rung (or a retry) may use the time left minus the reserve kept for the rungs below it. It is
  * admitted only if that is at least {@code factor × typical}, its observed median latency; a rung

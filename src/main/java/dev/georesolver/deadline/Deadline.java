@@ -3,7 +3,8 @@ package dev.georesolver.deadline;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One request's deadline on the local monotonic clock (DESIGN §2).
+ * One request's deadline on the local monotonic clock: expired once no whole millisecond is left
+ * ({@link #remainingMs()} {@code <= 0}).
  *
  * <p>Deadlines cross the event bus as relative milliseconds ({@code x-deadline-ms}), never as
  * instants: the receiver re-bases the remaining time on its own arrival, which survives clock skew
@@ -27,16 +28,6 @@ public final class Deadline {
   /** Milliseconds left, rounded down; negative once expired. */
   public long remainingMs() {
     return Math.floorDiv(expiresAtNanos - ticker.nanoTime(), 1_000_000L);
-  }
-
-  /** Whether no whole millisecond is left. */
-  public boolean expired() {
-    return remainingMs() <= 0;
-  }
-
-  /** The clock this deadline runs on. */
-  public Ticker ticker() {
-    return ticker;
   }
 
   @Override

@@ -1,6 +1,5 @@
 package dev.georesolver.gazetteer;
 
-import dev.georesolver.provider.AdapterRegistry;
 import dev.georesolver.provider.FailureClass;
 import dev.georesolver.provider.ForwardQuery;
 import dev.georesolver.provider.LocalAdapter;
@@ -8,6 +7,9 @@ import dev.georesolver.provider.ProviderAnswer;
 import dev.georesolver.provider.RawHit;
 import dev.georesolver.provider.ReverseQuery;
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -28,6 +30,8 @@ import java.util.Optional;
  * return already-completed futures. Thread-safe: holds only the immutable gazetteer.
  */
 public final class GazetteerAdapter implements LocalAdapter {
+
+  private static final Logger log = LoggerFactory.getLogger(GazetteerAdapter.class);
 
   /** The CRS of every hit. */
   public static final String CRS = "EPSG:4326";
@@ -57,9 +61,30 @@ public final class GazetteerAdapter implements LocalAdapter {
     this.maxReverseDistanceM = maxReverseDistanceM;
   }
 
-  @Override
-  public String name() {
-    return AdapterRegistry.GAZETTEER;
+  /**
+   * An adapter over the bundled gazetteer, which is loaded once per process off the event loop
+   * (a blocking read and decompression). The loaded gazetteer is kept, not a future, since a
+   * future belongs to the Vertx that made it.
+   *
+   * @param reverseRadiusM the tier's {@code reverse_radius_m}; 0 or less for
+   *     {@link Gazetteer#DEFAULT_MAX_REVERSE_DISTANCE_M}
+   */
+  public static Future<GazetteerAdapter> load(Vertx vertx, double reverseRadiusM) {
+    double radius = reverseRadiusM > 0 ? reverseRadiusM : Gazetteer.DEFAULT_MAX_REVERSE_DISTANCE_M;
+    Gazetteer g = shared;
+    Future<Gazetteer> loaded = g != null ? Future.succeededFuture(g) : vertx.executeBlocking(GazetteerAdapter::loadShared);
+    return loaded.map(gazetteer -> new GazetteerAdapter(gazetteer, radius));
+  }
+
+  private static volatile Gazetteer shared;
+
+  private static synchronized Gazetteer loadShared() {
+    if (shared == null) {
+      long t0 = System.nanoTime();
+      shared = Gazetteer.loadDefault();
+      log.info("gazetteer: {} places loaded in {} ms", shared.size(), (System.nanoTime() - t0) / 1_000_000);
+    }
+    return shared;
   }
 
   @Override
@@ -73,11 +98,6 @@ public final class GazetteerAdapter implements LocalAdapter {
       hits.add(hit(m.place(), m.confidence()));
     }
     return Future.succeededFuture(new ProviderAnswer.Found(hits));
-  }
-
-  @Override
-  public boolean supportsReverse() {
-    return true;
   }
 
   @Override

@@ -63,8 +63,7 @@ public final class IngressVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    RequestValidator validator = new RequestValidator(manifest.intentNames(), manifest.defaultIntent(),
-        manifest.routing().budgetMs(), manifest.routing().maxBudgetMs());
+    RequestValidator validator = RequestValidator.forManifest(manifest);
     var bus = vertx.eventBus();
     Router router = Router.router(vertx);
     router.get("/v1/geocode").handler(new GeocodeHandler(bus, validator, Direction.FORWARD, metrics, limits.maxBodyBytes()));

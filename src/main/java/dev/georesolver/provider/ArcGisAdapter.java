@@ -54,15 +54,6 @@ public final class ArcGisAdapter extends JsonProviderAdapter {
   private static final Set<String> LOCALITY_TYPES = Set.of("Locality", "Neighborhood", "District", "City");
   private static final Set<String> REGION_TYPES = Set.of("Subregion", "Region");
 
-  @Override
-  public String name() {
-    return "arcgis";
-  }
-
-  @Override
-  public CredentialPlacement defaultCredential() {
-    return CredentialPlacement.queryParam("token");
-  }
 
   @Override
   public OutboundRequest forward(String endpoint, ForwardQuery q) {
@@ -92,11 +83,6 @@ public final class ArcGisAdapter extends JsonProviderAdapter {
   }
 
   @Override
-  public boolean supportsReverse() {
-    return true;
-  }
-
-  @Override
   public OutboundRequest reverse(String endpoint, ReverseQuery q) {
     return OutboundRequest.get(endpoint, "/reverseGeocode")
         .param("f", "json")
@@ -108,7 +94,7 @@ public final class ArcGisAdapter extends JsonProviderAdapter {
 
   @Override
   protected ProviderAnswer.Failed classify(ProviderResponse r, Object body) {
-    JsonObject error = Parsing.object(body instanceof JsonObject o ? o : null, "error");
+    JsonObject error = Parsing.object(Parsing.object(body), "error");
     if (error != null) {
       return error(error, r);
     }

@@ -1,7 +1,8 @@
 package dev.georesolver.provider;
 
 /**
- * Where a tier's credential goes on the outbound request: a header or a query parameter.
+ * Where a tier's credential goes on the outbound request: a header or a query parameter. The tier
+ * puts it there; it never reaches an adapter.
  *
  * @param header header name, or null
  * @param queryParam query parameter name, or null
@@ -14,10 +15,5 @@ public record CredentialPlacement(String header, String queryParam) {
 
   public static CredentialPlacement queryParam(String name) {
     return new CredentialPlacement(null, name);
-  }
-
-  /** Places {@code secret} on the request. */
-  public OutboundRequest apply(OutboundRequest r, String secret) {
-    return header != null ? r.withHeader(header, secret) : r.withQueryParam(queryParam, secret);
   }
 }

@@ -1,7 +1,7 @@
 package dev.georesolver.provider;
 
 /**
- * The failure classes of DESIGN §3: what a rung's answer means for the walk, for retries and for
+ * The failure classes: what a rung's answer means for the walk, for retries and for
  * the tier's breaker.
  */
 public enum FailureClass {

@@ -22,22 +22,12 @@ public final class GenericAdapter implements ProviderAdapter {
   static final double DEFAULT_CONFIDENCE = 0.5;
 
   @Override
-  public String name() {
-    return "generic";
-  }
-
-  @Override
   public OutboundRequest forward(String endpoint, ForwardQuery q) {
     return OutboundRequest.get(endpoint, "")
         .param("q", q.text())
         .param("bbox", q.bbox() == null ? null
             : q.bbox().minLon() + "," + q.bbox().minLat() + "," + q.bbox().maxLon() + "," + q.bbox().maxLat())
         .build();
-  }
-
-  @Override
-  public boolean supportsReverse() {
-    return true;
   }
 
   @Override

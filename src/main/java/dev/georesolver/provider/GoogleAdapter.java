@@ -53,15 +53,6 @@ public final class GoogleAdapter extends JsonProviderAdapter {
   private static final Set<String> ROOFTOP_TYPES = Set.of(
       "street_address", "premise", "subpremise", "establishment", "point_of_interest");
 
-  @Override
-  public String name() {
-    return "google";
-  }
-
-  @Override
-  public CredentialPlacement defaultCredential() {
-    return CredentialPlacement.queryParam("key");
-  }
 
   @Override
   public OutboundRequest forward(String endpoint, ForwardQuery q) {
@@ -83,11 +74,6 @@ public final class GoogleAdapter extends JsonProviderAdapter {
       filters.add("country:" + c.get(COUNTRY));
     }
     return filters.isEmpty() ? null : String.join("|", filters);
-  }
-
-  @Override
-  public boolean supportsReverse() {
-    return true;
   }
 
   @Override
@@ -119,7 +105,7 @@ public final class GoogleAdapter extends JsonProviderAdapter {
 
   @Override
   protected ProviderAnswer read(Direction direction, Object body, SchemaMode mode, ProviderResponse r) {
-    JsonObject o = body instanceof JsonObject j ? j : null;
+    JsonObject o = Parsing.object(body);
     String status = Parsing.upper(o, "status");
     if (status == null) {
       return ProviderAnswer.failed(FailureClass.DEGRADABLE, "schema: status is missing");
@@ -140,17 +126,13 @@ public final class GoogleAdapter extends JsonProviderAdapter {
     if (results == null) {
       return ProviderAnswer.failed(FailureClass.DEGRADABLE, "schema: results is not an array");
     }
-    Hits hits = new Hits(mode);
-    for (int i = 0; i < results.size(); i++) {
-      result(Parsing.object(results, i), hits);
-    }
-    return hits.answer();
+    return new Hits(mode).each(results, GoogleAdapter::result);
   }
 
   private static void result(JsonObject res, Hits hits) {
     JsonObject geometry = Parsing.object(res, "geometry");
     JsonObject location = Parsing.object(geometry, "location");
-    double[] lonLat = Parsing.pair(Parsing.number(location, "lng"), Parsing.number(location, "lat"));
+    double[] lonLat = Parsing.lngLat(location);
     if (lonLat == null) {
       hits.violation("result without geometry.location");
       return;

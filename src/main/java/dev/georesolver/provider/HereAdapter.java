@@ -41,15 +41,6 @@ public final class HereAdapter extends JsonProviderAdapter {
 
   private static final Set<String> STRUCTURED = Set.of(HOUSE_NUMBER, STREET, LOCALITY, REGION, POSTCODE, COUNTRY);
 
-  @Override
-  public String name() {
-    return "here";
-  }
-
-  @Override
-  public CredentialPlacement defaultCredential() {
-    return CredentialPlacement.queryParam("apiKey");
-  }
 
   @Override
   public OutboundRequest forward(String endpoint, ForwardQuery q) {
@@ -84,11 +75,6 @@ public final class HereAdapter extends JsonProviderAdapter {
   }
 
   @Override
-  public boolean supportsReverse() {
-    return true;
-  }
-
-  @Override
   public OutboundRequest reverse(String endpoint, ReverseQuery q) {
     return OutboundRequest.get(endpoint, "/v1/revgeocode")
         .param("at", Requests.num(q.lat()) + "," + Requests.num(q.lon()))
@@ -98,7 +84,7 @@ public final class HereAdapter extends JsonProviderAdapter {
 
   @Override
   protected ProviderAnswer read(Direction direction, Object body, SchemaMode mode, ProviderResponse r) {
-    JsonArray items = Parsing.array(body instanceof JsonObject o ? o : null, "items");
+    JsonArray items = Parsing.array(Parsing.object(body), "items");
     if (items == null) {
       return ProviderAnswer.failed(FailureClass.DEGRADABLE, "schema: no items array");
     }
@@ -111,7 +97,7 @@ public final class HereAdapter extends JsonProviderAdapter {
 
   private static void item(JsonObject item, Direction direction, Hits hits) {
     JsonObject position = Parsing.object(item, "position");
-    double[] lonLat = Parsing.pair(Parsing.number(position, "lng"), Parsing.number(position, "lat"));
+    double[] lonLat = Parsing.lngLat(position);
     if (lonLat == null) {
       hits.violation("item without position");
       return;

@@ -66,10 +66,30 @@ final class Hits {
     hits.add(hit);
   }
 
+  /**
+   * Reads one candidate of a result list into {@code hits}: adds it, or records why it is unusable.
+   * Adapters pass a static method, so reading allocates no reader.
+   */
+  @FunctionalInterface
+  interface Candidate {
+    void read(JsonObject candidate, Hits hits);
+  }
+
   /** Reads one GeoJSON feature that has a point: its {@code properties} (may be null) and the point. */
   @FunctionalInterface
   interface PointFeature {
-    void read(JsonObject properties, double lon, double lat);
+    void read(JsonObject properties, double lon, double lat, Hits hits);
+  }
+
+  /**
+   * Hands each element of a provider's result list to {@code reader} in the provider's order (null
+   * for an element that is not an object). Returns the answer.
+   */
+  ProviderAnswer each(JsonArray candidates, Candidate reader) {
+    for (int i = 0; i < candidates.size(); i++) {
+      reader.read(Parsing.object(candidates, i), this);
+    }
+    return answer();
   }
 
   /**
@@ -83,7 +103,7 @@ final class Hits {
       if (lonLat == null) {
         violation("feature without a point geometry");
       } else {
-        reader.read(Parsing.object(f, "properties"), lonLat[0], lonLat[1]);
+        reader.read(Parsing.object(f, "properties"), lonLat[0], lonLat[1], this);
       }
     }
     return answer();

@@ -6,7 +6,8 @@ import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 
 /**
- * The HTTP-status rules of DESIGN §3 that every adapter shares. Pure and thread-safe.
+ * The HTTP-status rules every adapter shares: which status means which {@link FailureClass}, and
+ * how long a {@code Retry-After} asks the tier to stay away. Pure and thread-safe.
  */
 public final class HttpStatusClassifier {
 

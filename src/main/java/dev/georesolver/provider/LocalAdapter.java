@@ -7,24 +7,20 @@ import io.vertx.core.Future;
  *
  * <p>Runs on the tier verticle's event loop, so it must never block: in-memory work that is quick,
  * or a non-blocking client. The tier still applies admission, the deadline, the bbox check and CRS
- * normalization to what it returns.
+ * normalization to what it returns. Its name and the directions it answers are stated in
+ * {@link AdapterRegistry}, not here.
  */
 public interface LocalAdapter {
-
-  /** The manifest {@code adapter:} name. */
-  String name();
 
   /** A forward lookup. */
   Future<ProviderAnswer> forward(ForwardQuery query);
 
-  /** Whether {@link #reverse} is supported. */
-  default boolean supportsReverse() {
-    return false;
-  }
-
-  /** A reverse lookup; only called when {@link #supportsReverse()}. */
+  /**
+   * A reverse lookup; only called when the adapter's {@link AdapterRegistry} capabilities include
+   * reverse.
+   */
   default Future<ProviderAnswer> reverse(ReverseQuery query) {
-    return Future.failedFuture(new UnsupportedOperationException(name() + " does not support reverse lookups"));
+    return Future.failedFuture(new UnsupportedOperationException("this adapter does not answer reverse lookups"));
   }
 
   /**

@@ -49,15 +49,6 @@ public final class MapboxAdapter extends JsonProviderAdapter {
   private static final String REVERSE = "/search/geocode/v6/reverse";
   private static final Set<String> STRUCTURED = Set.of(HOUSE_NUMBER, STREET, LOCALITY, REGION, POSTCODE, COUNTRY);
 
-  @Override
-  public String name() {
-    return "mapbox";
-  }
-
-  @Override
-  public CredentialPlacement defaultCredential() {
-    return CredentialPlacement.queryParam("access_token");
-  }
 
   @Override
   public OutboundRequest forward(String endpoint, ForwardQuery q) {
@@ -76,11 +67,6 @@ public final class MapboxAdapter extends JsonProviderAdapter {
     return b.param("bbox", Requests.lonLatBox(q.bbox()))
         .param("language", Requests.language(q.language()))
         .build();
-  }
-
-  @Override
-  public boolean supportsReverse() {
-    return true;
   }
 
   @Override
@@ -118,14 +104,16 @@ public final class MapboxAdapter extends JsonProviderAdapter {
     return new ProviderAnswer.Failed(FailureClass.REJECTED, message, null);
   }
 
-  /** The body's features array, or null when it has none. */
-  static JsonArray features(Object body) {
-    return Parsing.array(body instanceof JsonObject o ? o : null, "features");
-  }
-
-  /** The failure a body without a features array stands for: an error message, or a malformed body. */
-  static ProviderAnswer.Failed withoutFeatures(Object body, ProviderResponse r) {
-    String message = Parsing.string(body instanceof JsonObject o ? o : null, "message");
+  /**
+   * Reads a body of either API version: its features, each handed to {@code feature}, or — with no
+   * features array — the error message it carries ({@link #classifyMessage}) or a malformed body.
+   */
+  static ProviderAnswer readFeatures(Object body, SchemaMode mode, ProviderResponse r, Hits.Candidate feature) {
+    JsonArray features = Parsing.features(body);
+    if (features != null) {
+      return new Hits(mode).each(features, feature);
+    }
+    String message = Parsing.string(Parsing.object(body), "message");
     return message != null
         ? classifyMessage(message, r)
         : new ProviderAnswer.Failed(FailureClass.DEGRADABLE, "schema: no features array", null);
@@ -133,15 +121,7 @@ public final class MapboxAdapter extends JsonProviderAdapter {
 
   @Override
   protected ProviderAnswer read(Direction direction, Object body, SchemaMode mode, ProviderResponse r) {
-    JsonArray features = features(body);
-    if (features == null) {
-      return withoutFeatures(body, r);
-    }
-    Hits hits = new Hits(mode);
-    for (int i = 0; i < features.size(); i++) {
-      feature(Parsing.object(features, i), hits);
-    }
-    return hits.answer();
+    return readFeatures(body, mode, r, MapboxAdapter::feature);
   }
 
   private static void feature(JsonObject f, Hits hits) {

@@ -26,15 +26,6 @@ public final class MapboxV5Adapter extends JsonProviderAdapter {
 
   private static final String PLACES = "/geocoding/v5/mapbox.places/";
 
-  @Override
-  public String name() {
-    return "mapbox_v5";
-  }
-
-  @Override
-  public CredentialPlacement defaultCredential() {
-    return CredentialPlacement.queryParam("access_token");
-  }
 
   @Override
   public OutboundRequest forward(String endpoint, ForwardQuery q) {
@@ -42,11 +33,6 @@ public final class MapboxV5Adapter extends JsonProviderAdapter {
         .param("bbox", Requests.lonLatBox(q.bbox()))
         .param("language", Requests.language(q.language()))
         .build();
-  }
-
-  @Override
-  public boolean supportsReverse() {
-    return true;
   }
 
   @Override
@@ -58,15 +44,7 @@ public final class MapboxV5Adapter extends JsonProviderAdapter {
 
   @Override
   protected ProviderAnswer read(Direction direction, Object body, SchemaMode mode, ProviderResponse r) {
-    JsonArray features = MapboxAdapter.features(body);
-    if (features == null) {
-      return MapboxAdapter.withoutFeatures(body, r);
-    }
-    Hits hits = new Hits(mode);
-    for (int i = 0; i < features.size(); i++) {
-      feature(Parsing.object(features, i), hits);
-    }
-    return hits.answer();
+    return MapboxAdapter.readFeatures(body, mode, r, MapboxV5Adapter::feature);
   }
 
   private static void feature(JsonObject f, Hits hits) {

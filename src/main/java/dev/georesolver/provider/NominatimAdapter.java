@@ -49,11 +49,6 @@ public final class NominatimAdapter extends JsonProviderAdapter {
   private static final Set<String> REGION_TYPES = Set.of("state", "county", "region", "province", "state_district");
 
   @Override
-  public String name() {
-    return "nominatim";
-  }
-
-  @Override
   public OutboundRequest forward(String endpoint, ForwardQuery q) {
     OutboundRequest.Builder b = OutboundRequest.get(endpoint, "/search").param("format", "jsonv2");
     if (Requests.structuredFits(q, STRUCTURED)) {
@@ -70,11 +65,6 @@ public final class NominatimAdapter extends JsonProviderAdapter {
       b.param("viewbox", Requests.lonLatBox(q.bbox())).param("bounded", 1);
     }
     return b.param("accept-language", Requests.language(q.language())).build();
-  }
-
-  @Override
-  public boolean supportsReverse() {
-    return true;
   }
 
   @Override
@@ -107,10 +97,7 @@ public final class NominatimAdapter extends JsonProviderAdapter {
   protected ProviderAnswer read(Direction direction, Object body, SchemaMode mode, ProviderResponse r) {
     Hits hits = new Hits(mode);
     if (body instanceof JsonArray places) {
-      for (int i = 0; i < places.size(); i++) {
-        place(Parsing.object(places, i), hits);
-      }
-      return hits.answer();
+      return hits.each(places, NominatimAdapter::place);
     }
     JsonObject o = (JsonObject) body;
     if (o.containsKey("error")) {
@@ -156,7 +143,7 @@ public final class NominatimAdapter extends JsonProviderAdapter {
     if (features == null) {
       return ProviderAnswer.failed(FailureClass.DEGRADABLE, "schema: features is not an array");
     }
-    return hits.pointFeatures(features, (props, lon, lat) -> feature(props, lon, lat, hits));
+    return hits.pointFeatures(features, NominatimAdapter::feature);
   }
 
   private static void feature(JsonObject props, double lon, double lat, Hits hits) {

@@ -39,15 +39,6 @@ public final class OpenCageAdapter extends JsonProviderAdapter {
       "local_administrative_area");
   private static final Set<String> REGION_TYPES = Set.of("state", "county", "state_district", "region", "province");
 
-  @Override
-  public String name() {
-    return "opencage";
-  }
-
-  @Override
-  public CredentialPlacement defaultCredential() {
-    return CredentialPlacement.queryParam("key");
-  }
 
   @Override
   public OutboundRequest forward(String endpoint, ForwardQuery q) {
@@ -57,11 +48,6 @@ public final class OpenCageAdapter extends JsonProviderAdapter {
         .param("language", Requests.language(q.language()))
         .param("no_annotations", 1)
         .build();
-  }
-
-  @Override
-  public boolean supportsReverse() {
-    return true;
   }
 
   @Override
@@ -82,7 +68,7 @@ public final class OpenCageAdapter extends JsonProviderAdapter {
 
   @Override
   protected ProviderAnswer.Failed classify(ProviderResponse r, Object body) {
-    JsonObject status = Parsing.object(body instanceof JsonObject o ? o : null, "status");
+    JsonObject status = Parsing.object(Parsing.object(body), "status");
     Integer code = Parsing.integer(status, "code");
     if (code != null && code != 200) {
       String message = Parsing.string(status, "message");
@@ -106,7 +92,7 @@ public final class OpenCageAdapter extends JsonProviderAdapter {
 
   @Override
   protected ProviderAnswer read(Direction direction, Object body, SchemaMode mode, ProviderResponse r) {
-    JsonObject o = body instanceof JsonObject j ? j : null;
+    JsonObject o = Parsing.object(body);
     JsonArray results = Parsing.array(o, "results");
     if (results == null) {
       return ProviderAnswer.failed(FailureClass.DEGRADABLE, "schema: no results array");
@@ -115,15 +101,12 @@ public final class OpenCageAdapter extends JsonProviderAdapter {
     if (hits.missingRequired(Parsing.integer(Parsing.object(o, "status"), "code"), "status.code")) {
       return hits.answer();
     }
-    for (int i = 0; i < results.size(); i++) {
-      result(Parsing.object(results, i), hits);
-    }
-    return hits.answer();
+    return hits.each(results, OpenCageAdapter::result);
   }
 
   private static void result(JsonObject res, Hits hits) {
     JsonObject geometry = Parsing.object(res, "geometry");
-    double[] lonLat = Parsing.pair(Parsing.number(geometry, "lng"), Parsing.number(geometry, "lat"));
+    double[] lonLat = Parsing.lngLat(geometry);
     if (lonLat == null) {
       hits.violation("result without geometry");
       return;

@@ -43,18 +43,6 @@ public record OutboundRequest(HttpMethod method, String url, Map<String, String>
     return base + path;
   }
 
-  /** This request with one more query parameter (value URL-encoded). */
-  public OutboundRequest withQueryParam(String name, String value) {
-    return new OutboundRequest(method, appendParam(url, name, value), headers, body);
-  }
-
-  /** This request with a header set (replacing one of the same name). */
-  public OutboundRequest withHeader(String name, String value) {
-    Map<String, String> h = new LinkedHashMap<>(headers);
-    h.put(name, value);
-    return new OutboundRequest(method, url, h, body);
-  }
-
   /** {@code url} with one more query parameter (value URL-encoded). */
   public static String withParam(String url, String name, String value) {
     return appendParam(url, name, value);

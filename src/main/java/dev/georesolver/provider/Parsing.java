@@ -44,6 +44,16 @@ final class Parsing {
     }
   }
 
+  /** A decoded body as an object, or null when it is an array. */
+  static JsonObject object(Object body) {
+    return body instanceof JsonObject o ? o : null;
+  }
+
+  /** The {@code features} array of a decoded GeoJSON FeatureCollection body, or null when it has none. */
+  static JsonArray features(Object body) {
+    return array(object(body), "features");
+  }
+
   /** The body as text, for recognising non-JSON error pages; never null. */
   static String text(Buffer body) {
     return body.toString(StandardCharsets.UTF_8);
@@ -152,6 +162,11 @@ final class Parsing {
   static double[] geoJsonPoint(JsonObject feature) {
     JsonArray c = array(object(feature, "geometry"), "coordinates");
     return pair(number(c, 0), number(c, 1));
+  }
+
+  /** {@code [lon, lat]} from an object's {@code lng} and {@code lat} members, or null when either is missing. */
+  static double[] lngLat(JsonObject o) {
+    return pair(number(o, "lng"), number(o, "lat"));
   }
 
   /** {@code [x, y]} when both are present, else null. */

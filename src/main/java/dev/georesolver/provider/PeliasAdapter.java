@@ -39,15 +39,6 @@ public final class PeliasAdapter extends JsonProviderAdapter {
   private static final Set<String> LOCALITY_LAYERS = Set.of("neighbourhood", "macrohood", "borough", "locality", "localadmin");
   private static final Set<String> REGION_LAYERS = Set.of("county", "macrocounty", "region", "macroregion", "dependency");
 
-  @Override
-  public String name() {
-    return "pelias";
-  }
-
-  @Override
-  public CredentialPlacement defaultCredential() {
-    return CredentialPlacement.queryParam("api_key");
-  }
 
   @Override
   public OutboundRequest forward(String endpoint, ForwardQuery q) {
@@ -73,11 +64,6 @@ public final class PeliasAdapter extends JsonProviderAdapter {
   }
 
   @Override
-  public boolean supportsReverse() {
-    return true;
-  }
-
-  @Override
   public OutboundRequest reverse(String endpoint, ReverseQuery q) {
     return OutboundRequest.get(endpoint, "/v1/reverse")
         .param("point.lat", Requests.num(q.lat()))
@@ -88,17 +74,15 @@ public final class PeliasAdapter extends JsonProviderAdapter {
 
   @Override
   protected ProviderAnswer read(Direction direction, Object body, SchemaMode mode, ProviderResponse r) {
-    JsonObject o = body instanceof JsonObject j ? j : null;
-    JsonArray features = Parsing.array(o, "features");
+    JsonArray features = Parsing.features(body);
     if (features == null) {
       return ProviderAnswer.failed(FailureClass.DEGRADABLE, "schema: no features array");
     }
-    JsonArray errors = Parsing.array(Parsing.object(o, "geocoding"), "errors");
+    JsonArray errors = Parsing.array(Parsing.object(Parsing.object(body), "geocoding"), "errors");
     if (features.isEmpty() && errors != null && !errors.isEmpty()) {
       return ProviderAnswer.failed(FailureClass.REJECTED, String.valueOf(errors.getValue(0)));
     }
-    Hits hits = new Hits(mode);
-    return hits.pointFeatures(features, (p, lon, lat) -> feature(p, lon, lat, hits));
+    return new Hits(mode).pointFeatures(features, PeliasAdapter::feature);
   }
 
   private static void feature(JsonObject p, double lon, double lat, Hits hits) {

@@ -33,22 +33,12 @@ public final class PhotonAdapter extends JsonProviderAdapter {
       "city", "town", "village", "hamlet", "suburb", "neighbourhood", "quarter", "locality", "district", "borough");
 
   @Override
-  public String name() {
-    return "photon";
-  }
-
-  @Override
   public OutboundRequest forward(String endpoint, ForwardQuery q) {
     return OutboundRequest.get(endpoint, "/api")
         .param("q", q.text())
         .param("bbox", Requests.lonLatBox(q.bbox()))
         .param("lang", Requests.primaryLanguage(q.language()))
         .build();
-  }
-
-  @Override
-  public boolean supportsReverse() {
-    return true;
   }
 
   @Override
@@ -62,16 +52,14 @@ public final class PhotonAdapter extends JsonProviderAdapter {
 
   @Override
   protected ProviderAnswer read(Direction direction, Object body, SchemaMode mode, ProviderResponse r) {
-    JsonObject o = body instanceof JsonObject j ? j : null;
-    JsonArray features = Parsing.array(o, "features");
+    JsonArray features = Parsing.features(body);
     if (features == null) {
-      String message = Parsing.string(o, "message");
+      String message = Parsing.string(Parsing.object(body), "message");
       return message != null
           ? ProviderAnswer.failed(FailureClass.REJECTED, message)
           : ProviderAnswer.failed(FailureClass.DEGRADABLE, "schema: no features array");
     }
-    Hits hits = new Hits(mode);
-    return hits.pointFeatures(features, (p, lon, lat) -> feature(p, lon, lat, hits));
+    return new Hits(mode).pointFeatures(features, PhotonAdapter::feature);
   }
 
   private static void feature(JsonObject p, double lon, double lat, Hits hits) {

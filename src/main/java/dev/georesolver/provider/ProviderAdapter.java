@@ -9,34 +9,26 @@ package dev.georesolver.provider;
  * {@code Idempotency-Key} itself. Transport failures (timeouts, resets) never reach an adapter.
  *
  * <p>{@code endpoint} is the tier's manifest {@code endpoint}; each adapter documents in
- * docs/providers.md which paths it appends to it.
+ * docs/providers.md which paths it appends to it. Its name, the directions it answers and where
+ * its credential goes by default are stated in {@link AdapterRegistry}, not here.
  */
 public interface ProviderAdapter {
-
-  /** The manifest {@code adapter:} name. */
-  String name();
 
   /** The request for a forward lookup. */
   OutboundRequest forward(String endpoint, ForwardQuery query);
 
-  /** Whether {@link #reverse} is supported. */
-  default boolean supportsReverse() {
-    return false;
-  }
-
-  /** The request for a reverse lookup; only called when {@link #supportsReverse()}. */
+  /**
+   * The request for a reverse lookup; only called when the adapter's {@link AdapterRegistry}
+   * capabilities include reverse.
+   */
   default OutboundRequest reverse(String endpoint, ReverseQuery query) {
-    throw new UnsupportedOperationException(name() + " does not support reverse lookups");
+    throw new UnsupportedOperationException("this adapter does not answer reverse lookups");
   }
 
   /**
-   * Reads one response: candidates best first, or a failure classified as DESIGN §3 says. Never
-   * throws: a body that cannot be read is {@link FailureClass#DEGRADABLE}.
+   * Reads one response: candidates best first, or a failure in one of the {@link FailureClass}es
+   * (the shared HTTP rules of {@link HttpStatusClassifier}, then the provider's own in-body
+   * statuses). Never throws: a body that cannot be read is {@link FailureClass#DEGRADABLE}.
    */
   ProviderAnswer parse(Direction direction, ProviderResponse response, SchemaMode mode);
-
-  /** Where the credential goes when the manifest does not say; null when the provider takes none. */
-  default CredentialPlacement defaultCredential() {
-    return null;
-  }
 }

@@ -3,8 +3,10 @@ package dev.georesolver.tier;
 import dev.georesolver.bus.TierRequest;
 import dev.georesolver.config.Secret;
 import dev.georesolver.config.TierConfig;
+import dev.georesolver.provider.AdapterRegistry;
 import dev.georesolver.provider.CredentialPlacement;
 import dev.georesolver.provider.Direction;
+import dev.georesolver.provider.FailureClass;
 import dev.georesolver.provider.OutboundRequest;
 import dev.georesolver.provider.ProviderAdapter;
 import dev.georesolver.provider.ProviderAnswer;
@@ -35,13 +37,17 @@ final class HttpTierCall implements TierCall {
   private final HttpAttempt http;
   private final Map<String, String> constantHeaders;
 
-  HttpTierCall(Vertx vertx, TierConfig cfg, ProviderAdapter adapter, Secret secret) {
+  /**
+   * @param adapter the registry's entry for the tier's {@code adapter} (an HTTP one)
+   * @param secret the tier's credential, or null
+   */
+  HttpTierCall(Vertx vertx, TierConfig cfg, AdapterRegistry.Adapter adapter, Secret secret) {
     this.cfg = cfg;
-    this.adapter = adapter;
+    this.adapter = adapter.http();
     this.secret = secret;
     CredentialPlacement p = cfg.credential() == null ? null : cfg.credential().placement();
-    this.placement = p != null ? p : adapter.defaultCredential() != null ? adapter.defaultCredential()
-        : CredentialPlacement.header("X-Api-Key");
+    CredentialPlacement byDefault = adapter.capabilities().defaultCredential();
+    this.placement = p != null ? p : byDefault != null ? byDefault : CredentialPlacement.header("X-Api-Key");
     this.client = vertx.httpClientBuilder()
         .with(new HttpClientOptions().setKeepAlive(true).setTcpNoDelay(true).setDecompressionSupported(true))
         .with(new PoolOptions().setHttp1MaxSize(cfg.poolSize()).setMaxWaitQueueSize(cfg.poolSize() * 16))
@@ -57,7 +63,7 @@ final class HttpTierCall implements TierCall {
     try {
       r = dir == Direction.FORWARD ? adapter.forward(cfg.endpoint(), req.forward()) : adapter.reverse(cfg.endpoint(), req.reverse());
     } catch (RuntimeException e) {
-      return Future.succeededFuture(new ProviderAnswer.Failed(dev.georesolver.provider.FailureClass.UNCLASSIFIED,
+      return Future.succeededFuture(new ProviderAnswer.Failed(FailureClass.UNCLASSIFIED,
           "adapter could not build the request: " + e.getClass().getSimpleName(), null));
     }
     r = decorate(r, req.idempotencyKey());
@@ -91,11 +97,6 @@ final class HttpTierCall implements TierCall {
     h.put("Accept", "application/json");
     h.putAll(cfg.headers());
     return Map.copyOf(h);
-  }
-
-  @Override
-  public boolean supportsReverse() {
-    return adapter.supportsReverse();
   }
 
   @Override

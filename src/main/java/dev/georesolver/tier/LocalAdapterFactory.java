@@ -14,5 +14,5 @@ import io.vertx.core.Vertx;
 public interface LocalAdapterFactory {
 
   /** The adapter for {@code tier}. */
-  Future<LocalAdapter> create(Vertx vertx, TierConfig tier);
+  Future<? extends LocalAdapter> create(Vertx vertx, TierConfig tier);
 }

@@ -16,10 +16,15 @@ import io.vertx.core.Vertx;
 final class LocalTierCall implements TierCall {
 
   private final Vertx vertx;
+  private final String name;
   private final LocalAdapter adapter;
 
-  LocalTierCall(Vertx vertx, LocalAdapter adapter) {
+  /**
+   * @param name the manifest {@code adapter:} name, for failure details
+   */
+  LocalTierCall(Vertx vertx, String name, LocalAdapter adapter) {
     this.vertx = vertx;
+    this.name = name;
     this.adapter = adapter;
   }
 
@@ -45,12 +50,7 @@ final class LocalTierCall implements TierCall {
     });
     return done.future().otherwise(t -> t instanceof AttemptTimeoutException
         ? TransportClassifier.classify(t)
-        : new ProviderAnswer.Failed(FailureClass.UNCLASSIFIED, adapter.name() + ": " + t.getClass().getSimpleName()
+        : new ProviderAnswer.Failed(FailureClass.UNCLASSIFIED, name + ": " + t.getClass().getSimpleName()
             + (t.getMessage() == null ? "" : ": " + t.getMessage()), null));
-  }
-
-  @Override
-  public boolean supportsReverse() {
-    return adapter.supportsReverse();
   }
 }

@@ -8,11 +8,12 @@ import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * A tier's circuit breaker with the semantics DESIGN §3 asks for, on Resilience4j's state machine.
+ * A tier's circuit breaker on Resilience4j's state machine, with these semantics:
  *
  * <ul>
  *   <li>{@code failure_threshold} <em>consecutive</em> counted failures open it (a count-based
@@ -47,15 +48,28 @@ public final class TierBreaker {
     public String wire() {
       return wire;
     }
+
+    /** The state of that wire name, if it is one. */
+    public static Optional<State> fromWire(String wire) {
+      for (State s : values()) {
+        if (s.wire.equals(wire)) {
+          return Optional.of(s);
+        }
+      }
+      return Optional.empty();
+    }
   }
 
-  /** A permission to make one call; hand it back with the call's result. */
+  /**
+   * A permission to make one call. Hand every permit back exactly once — {@link #release},
+   * {@link #onSuccess} or {@link #onFailure}: in half-open a permit never handed back is a trial
+   * call that never ends, and the breaker lets nothing through until a restart.
+   */
   public record Permit(long generation) {}
 
   /** One state change. */
   public record Transition(String tier, State from, State to, Instant at, String reason) {}
 
-  private final String tier;
   private final CircuitBreaker cb;
   private final Clock clock;
   private final Consumer<Transition> listener;
@@ -71,7 +85,6 @@ public final class TierBreaker {
    * @param listener told of every transition, on the calling thread
    */
   public TierBreaker(String tier, BreakerConfig cfg, Clock clock, Consumer<Transition> listener) {
-    this.tier = tier;
     this.clock = clock;
     this.listener = listener;
     this.openWait = Duration.ofMillis(cfg.halfOpenTimeoutMs());
@@ -108,11 +121,6 @@ public final class TierBreaker {
       case HALF_OPEN -> State.HALF_OPEN;
       case OPEN, FORCED_OPEN -> State.OPEN;
     };
-  }
-
-  /** The tier's name. */
-  public String tier() {
-    return tier;
   }
 
   /** The current state (an open breaker whose wait has passed still reads open until a call asks). */

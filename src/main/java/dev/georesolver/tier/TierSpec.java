@@ -2,10 +2,12 @@ package dev.georesolver.tier;
 
 import dev.georesolver.config.Secret;
 import dev.georesolver.config.TierConfig;
+import dev.georesolver.crs.CrsCatalog;
 import dev.georesolver.deadline.Ticker;
+import dev.georesolver.metrics.Metrics;
 
 import java.time.Clock;
-import java.util.Map;
+import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 
 /**
@@ -14,20 +16,22 @@ import java.util.random.RandomGenerator;
  * @param config the tier's manifest entry
  * @param secret its credential, or null
  * @param admissionFactor the manifest's {@code admission_factor}, for retries
- * @param crsDefinitions the manifest's pinned CRS definitions
- * @param localAdapter for local adapters: builds the adapter on the verticle's context; null for HTTP
+ * @param crs the process's CRS definitions (pinned, bundled, EPSG), shared by every tier
+ * @param localAdapter for a local adapter, a factory to use instead of the built-in one
+ *     ({@link LocalAdapters}); null otherwise
  * @param clock wall clock (breaker open periods, ages)
  * @param ticker monotonic clock (deadlines, latencies)
- * @param random jitter source
+ * @param random the jitter source, asked for on each draw on the tier's thread
+ *     ({@link Backoff#THREAD_LOCAL} in production)
  * @param metrics the process's meters
  */
 public record TierSpec(
     TierConfig config,
     Secret secret,
     double admissionFactor,
-    Map<String, String> crsDefinitions,
+    CrsCatalog crs,
     LocalAdapterFactory localAdapter,
     Clock clock,
     Ticker ticker,
-    RandomGenerator random,
-    dev.georesolver.metrics.Metrics metrics) {}
+    Supplier<RandomGenerator> random,
+    Metrics metrics) {}

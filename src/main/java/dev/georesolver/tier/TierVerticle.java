@@ -2,11 +2,13 @@ package dev.georesolver.tier;
 
 import dev.georesolver.bus.Addresses;
 import dev.georesolver.bus.FailureCode;
-import dev.georesolver.bus.Hit;
 import dev.georesolver.bus.TierReply;
 import dev.georesolver.bus.TierRequest;
 import dev.georesolver.config.TierConfig;
+import dev.georesolver.crs.CrsCatalog;
+import dev.georesolver.crs.CrsId;
 import dev.georesolver.crs.CrsNormalizer;
+import dev.georesolver.crs.CrsNotLoadedException;
 import dev.georesolver.deadline.Admission;
 import dev.georesolver.deadline.Deadline;
 import dev.georesolver.provider.AdapterRegistry;
@@ -16,6 +18,7 @@ import dev.georesolver.provider.ProviderAnswer;
 import dev.georesolver.tier.TierBreaker.Permit;
 import io.github.resilience4j.ratelimiter.RateLimiter;
 import io.github.resilience4j.ratelimiter.RateLimiterConfig;
+import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.Message;
@@ -25,11 +28,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Function;
 
 /**
- * One rung of the ladder (DESIGN §1): owns the tier's connection pool, circuit breaker, outbound
- * rate limiter, credential, adapter, CRS transforms and latency statistics. Listens on
- * {@link Addresses#tier}.
+ * One rung of the ladder: owns the tier's connection pool, circuit breaker, outbound rate limiter,
+ * credential, adapter, CRS transforms and latency statistics. Listens on {@link Addresses#tier}.
  *
  * <p>For each visit it re-bases the deadline on arrival (refusing at the door when the budget is
  * spent), then makes attempts: each one admitted against the time left minus the reserve the chain
@@ -37,6 +42,9 @@ import java.time.Duration;
  * breaker and the rate limiter, and retried — transient failures only — within
  * {@code retry_budget} with full-jitter backoff. Every state change of the breaker is published on
  * {@link Addresses#BREAKER_EVENTS} and logged; the median latency on {@link Addresses#TIER_STATS}.
+ *
+ * <p>Nothing here blocks the event loop: an answer in a CRS whose definition is not in memory yet
+ * waits for a lookup of the EPSG database on a worker, then is transformed here.
  */
 public final class TierVerticle extends VerticleBase {
 
@@ -47,22 +55,26 @@ public final class TierVerticle extends VerticleBase {
 
   private final TierSpec spec;
   private final TierConfig cfg;
+  private final AdapterRegistry.Adapter adapter;
   private TierCall call;
   private TierBreaker breaker;
   private RateLimiter rateLimiter;
   private LatencyWindow latency;
   private HitSelector selector;
   private Backoff backoff;
+  /** CRS lookups in flight, so that answers waiting for one definition share one worker task. */
+  private final Map<CrsId, Future<CrsCatalog.Entry>> lookups = new HashMap<>();
 
   public TierVerticle(TierSpec spec) {
     this.spec = spec;
     this.cfg = spec.config();
+    this.adapter = AdapterRegistry.get(cfg.adapter());
   }
 
   @Override
   public Future<?> start() {
     latency = new LatencyWindow(cfg.typicalMs());
-    selector = new HitSelector(new CrsNormalizer(spec.crsDefinitions()));
+    selector = new HitSelector(CrsNormalizer.nonBlocking(spec.crs()));
     backoff = new Backoff(cfg.retryBackoffMs(), spec.random());
     breaker = new TierBreaker(cfg.name(), cfg.breaker(), spec.clock(), this::onTransition);
     spec.metrics().tier(cfg.name());
@@ -81,14 +93,15 @@ public final class TierVerticle extends VerticleBase {
   }
 
   private Future<TierCall> buildCall() {
-    var http = AdapterRegistry.http(cfg.adapter());
-    if (http.isPresent()) {
-      return Future.succeededFuture(new HttpTierCall(vertx, cfg, http.get(), spec.secret()));
+    if (!adapter.local()) {
+      return Future.succeededFuture(new HttpTierCall(vertx, cfg, adapter, spec.secret()));
     }
-    if (spec.localAdapter() == null) {
+    LocalAdapterFactory factory = spec.localAdapter() != null ? spec.localAdapter()
+        : LocalAdapters.builtIn(cfg.adapter(), spec.clock());
+    if (factory == null) {
       return Future.failedFuture(new IllegalStateException("tier " + cfg.name() + ": no local adapter for " + cfg.adapter()));
     }
-    return spec.localAdapter().create(vertx, cfg).map(a -> new LocalTierCall(vertx, a));
+    return factory.create(vertx, cfg).map(a -> new LocalTierCall(vertx, cfg.adapter(), a));
   }
 
   private static RateLimiter rateLimiter(TierConfig cfg) {
@@ -110,14 +123,13 @@ public final class TierVerticle extends VerticleBase {
     }
     Deadline deadline = Deadline.in(spec.ticker(), budget);
     TierRequest req = msg.body();
-    if (req.direction() == Direction.REVERSE && !call.supportsReverse()) {
-      msg.reply(TierReply.skipped("unsupported", "no reverse lookups", 0));
+    if (!adapter.capabilities().supports(req.direction())) {
+      msg.reply(TierReply.skipped("unsupported", req.direction() == Direction.REVERSE ? "no reverse lookups" : "no forward lookups", 0));
       return;
     }
     attempt(req, deadline, 1, null).onComplete(ar -> msg.reply(ar.succeeded() ? ar.result()
         : TierReply.failed(FailureClass.UNCLASSIFIED, "tier error: " + ar.cause(), 0)));
   }
-
 
   /** Attempt number {@code n}; {@code last} is the previous attempt's failure, if any. */
   private Future<TierReply> attempt(TierRequest req, Deadline deadline, int n, ProviderAnswer.Failed last) {
@@ -132,17 +144,96 @@ public final class TierVerticle extends VerticleBase {
       if (permit == null) {
         return Future.succeededFuture(stop(n, last, "breaker_open", null));
       }
-      if (rateLimiter != null && !rateLimiter.acquirePermission()) {
-        breaker.release(permit);
+      if (!withinRateLimit(permit)) {
         return Future.succeededFuture(stop(n, last, "rate_limited", null));
       }
-      long started = spec.ticker().nanoTime();
-      return call.attempt(req, d.attemptTimeoutMs())
-          .map(answer -> settle(req, answer, permit, (spec.ticker().nanoTime() - started) / 1_000_000L))
-          .compose(outcome -> outcome instanceof Hit hit
-              ? Future.succeededFuture(TierReply.hit(hit, n))
-              : next(req, deadline, n, (ProviderAnswer.Failed) outcome));
+      return underPermit(permit, req, d.attemptTimeoutMs(), outcome -> outcome instanceof Outcome.Found found
+          ? Future.succeededFuture(TierReply.hit(found.hit(), n))
+          : next(req, deadline, n, ((Outcome.Failed) outcome).failure()));
     });
+  }
+
+  /** Whether the rate limiter lets the call through; when it does not, the permit is handed back. */
+  private boolean withinRateLimit(Permit permit) {
+    boolean within = false;
+    try {
+      within = rateLimiter == null || rateLimiter.acquirePermission();
+      return within;
+    } finally {
+      if (!within) {
+        breaker.release(permit);
+      }
+    }
+  }
+
+  /**
+   * Makes one call under a breaker permit and settles the permit exactly once, whatever the call
+   * does: it throws, its future fails, reading the answer throws, a CRS lookup fails. A permit lost
+   * here would leave a half-open breaker with no trial calls left, refusing every visit until a
+   * restart. The outcome is handed to {@code then} only once the permit is settled.
+   */
+  private Future<TierReply> underPermit(Permit permit, TierRequest req, long timeoutMs,
+      Function<Outcome, Future<TierReply>> then) {
+    long started = spec.ticker().nanoTime();
+    Future<ProviderAnswer> answer;
+    try {
+      answer = call.attempt(req, timeoutMs);
+    } catch (RuntimeException e) {
+      answer = Future.failedFuture(e);
+    }
+    return answer.transform(ar -> {
+      long ms = (spec.ticker().nanoTime() - started) / 1_000_000L;
+      try {
+        return then.apply(settle(req, read(req, ar), permit, ms));
+      } catch (CrsNotLoadedException missing) {
+        return lookUp(missing.crs(), req, ar.result())
+            .transform(looked -> then.apply(settle(req, looked.succeeded() ? looked.result() : unclassified(looked.cause()), permit, ms)));
+      }
+    });
+  }
+
+  /** What an attempt's result means; never throws but to ask for a CRS definition first. */
+  private Outcome read(TierRequest req, AsyncResult<ProviderAnswer> ar) throws CrsNotLoadedException {
+    if (ar.failed()) {
+      return unclassified(ar.cause());
+    }
+    try {
+      if (ar.result() instanceof ProviderAnswer.Found found) {
+        return selector.select(found, req.forward() == null ? null : req.forward().bbox());
+      }
+      if (ar.result() instanceof ProviderAnswer.Failed failed) {
+        return new Outcome.Failed(failed);
+      }
+      return unclassified(new IllegalStateException("the adapter answered nothing"));
+    } catch (RuntimeException e) {
+      return unclassified(e);
+    }
+  }
+
+  /**
+   * Looks up a CRS definition on a worker (the EPSG database is a file scan), then reads the answer
+   * again on this loop; again for each further CRS the answer's candidates need.
+   */
+  private Future<Outcome> lookUp(CrsId crs, TierRequest req, ProviderAnswer answer) {
+    Future<CrsCatalog.Entry> lookup = lookups.get(crs);
+    if (lookup == null) {
+      lookup = vertx.executeBlocking(() -> spec.crs().lookUp(crs), false);
+      lookups.put(crs, lookup);
+      lookup.onComplete(done -> lookups.remove(crs));
+    }
+    return lookup.compose(entry -> {
+      try {
+        return Future.succeededFuture(read(req, Future.succeededFuture(answer)));
+      } catch (CrsNotLoadedException another) {
+        return another.crs().equals(crs)
+            ? Future.failedFuture(new IllegalStateException("definition of " + crs.canonical() + " still missing after its lookup"))
+            : lookUp(another.crs(), req, answer);
+      }
+    });
+  }
+
+  private static Outcome unclassified(Throwable t) {
+    return new Outcome.Failed(new ProviderAnswer.Failed(FailureClass.UNCLASSIFIED, "tier error: " + t, null));
   }
 
   private Future<TierReply> next(TierRequest req, Deadline deadline, int n, ProviderAnswer.Failed f) {
@@ -167,22 +258,19 @@ public final class TierVerticle extends VerticleBase {
     return vertx.timer(ms).mapEmpty();
   }
 
-  /** Reads the answer, feeds the breaker and latency window; returns a {@link Hit} or a failure. */
-  private Object settle(TierRequest req, ProviderAnswer answer, Permit permit, long ms) {
-    ProviderAnswer.Failed failure;
-    if (answer instanceof ProviderAnswer.Found found) {
-      HitSelector.Selected s = selector.select(found, req.forward() == null ? null : req.forward().bbox());
-      if (s.hit() != null) {
-        healthy(permit, ms);
-        return s.hit();
-      }
-      failure = s.failure();
-    } else {
-      failure = (ProviderAnswer.Failed) answer;
+  /**
+   * Feeds the breaker first (so nothing after it can keep the permit from being settled), then the
+   * latency window and the logs; returns the outcome.
+   */
+  private Outcome settle(TierRequest req, Outcome outcome, Permit permit, long ms) {
+    if (outcome instanceof Outcome.Found) {
+      healthy(permit, ms);
+      return outcome;
     }
+    ProviderAnswer.Failed failure = ((Outcome.Failed) outcome).failure();
     if (!failure.failureClass().countsAgainstBreaker()) {
       healthy(permit, ms);
-      return failure;
+      return outcome;
     }
     breaker.onFailure(permit, ms, new TierFailure(cfg.name(), failure));
     switch (failure.failureClass()) {
@@ -197,7 +285,7 @@ public final class TierVerticle extends VerticleBase {
       case UNCLASSIFIED -> log.warn("tier {} unclassified failure: {} (trace {})", cfg.name(), failure.detail(), req.traceId());
       default -> log.debug("tier {} {}: {}", cfg.name(), failure.failureClass().wire(), failure.detail());
     }
-    return failure;
+    return outcome;
   }
 
   private void healthy(Permit permit, long ms) {

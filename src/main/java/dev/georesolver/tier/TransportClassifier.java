@@ -20,7 +20,8 @@ import java.util.Set;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Classifies an attempt that produced no HTTP response (DESIGN §3). Pure and thread-safe.
+ * Classifies an attempt that produced no HTTP response into a {@link dev.georesolver.provider.FailureClass}.
+ * Pure and thread-safe.
  *
  * <p>Timeouts, refused and reset connections are transient. A DNS failure is degradable and not
  * retried: a name that does not resolve now will not resolve 50 ms later, and with no network it

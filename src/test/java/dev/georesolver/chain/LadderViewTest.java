@@ -2,6 +2,7 @@ package dev.georesolver.chain;
 
 import dev.georesolver.config.TierConfig;
 import dev.georesolver.support.ManifestBuilder;
+import dev.georesolver.tier.TierBreaker;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -44,7 +45,7 @@ class LadderViewTest {
   void shouldStartFromTheManifestWithEveryBreakerClosed() {
     assertThat(view.typical(primary)).isEqualTo(300);
     assertThat(view.typical(gazetteer)).isEqualTo(5);
-    assertThat(view.state(osm)).isEqualTo("closed");
+    assertThat(view.state(osm)).isEqualTo(TierBreaker.State.CLOSED);
   }
 
   @Test
@@ -65,7 +66,7 @@ class LadderViewTest {
   void shouldNotReserveForAnOpenRung() {
     view.onBreaker(transition("osm", "open"));
 
-    assertThat(view.state(osm)).isEqualTo("open");
+    assertThat(view.state(osm)).isEqualTo(TierBreaker.State.OPEN);
     assertThat(view.reserveBelow(ladder, 0)).isEqualTo(20 + 5);
   }
 
@@ -82,7 +83,7 @@ class LadderViewTest {
     view.onBreaker(transition("osm", "open"));
     view.onBreaker(transition("osm", null));
 
-    assertThat(view.state(osm)).isEqualTo("closed");
+    assertThat(view.state(osm)).isEqualTo(TierBreaker.State.CLOSED);
   }
 
   @Test
@@ -97,7 +98,7 @@ class LadderViewTest {
   void shouldTakeTheAnnouncedBreakerState() {
     view.onStats(stats("osm", 250L, "open"));
 
-    assertThat(view.state(osm)).isEqualTo("open");
+    assertThat(view.state(osm)).isEqualTo(TierBreaker.State.OPEN);
     assertThat(view.typical(osm)).isEqualTo(250);
     assertThat(view.reserveBelow(ladder, 0)).isEqualTo(20 + 5);
   }
@@ -109,7 +110,7 @@ class LadderViewTest {
     view.onStats(stats("osm", null, null));
 
     assertThat(view.typical(osm)).isEqualTo(250);
-    assertThat(view.state(osm)).isEqualTo("open");
+    assertThat(view.state(osm)).isEqualTo(TierBreaker.State.OPEN);
   }
 
   @Test
@@ -122,7 +123,7 @@ class LadderViewTest {
     view.onBreaker(transition(null, "open"));
 
     assertThat(view.typical(stranger)).as("falls back to the manifest").isEqualTo(700);
-    assertThat(view.state(stranger)).isEqualTo("closed");
+    assertThat(view.state(stranger)).isEqualTo(TierBreaker.State.CLOSED);
     assertThat(view.reserveBelow(List.of(primary, stranger), 0)).isEqualTo(700);
     assertThat(view.reserveBelow(ladder, 0)).isEqualTo(200 + 20 + 5);
   }

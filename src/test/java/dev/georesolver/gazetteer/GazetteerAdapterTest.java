@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.georesolver.provider.AdapterRegistry;
+import dev.georesolver.provider.Direction;
 import dev.georesolver.provider.FailureClass;
 import dev.georesolver.provider.ForwardQuery;
 import dev.georesolver.provider.ProviderAnswer;
@@ -24,9 +25,9 @@ class GazetteerAdapterTest {
   }
 
   @Test
-  void isTheGazetteerRungAndSupportsReverse() {
-    assertThat(adapter.name()).isEqualTo(AdapterRegistry.GAZETTEER);
-    assertThat(adapter.supportsReverse()).isTrue();
+  void isRegisteredAsALocalRungAnsweringReverse() {
+    assertThat(AdapterRegistry.get(AdapterRegistry.GAZETTEER).local()).isTrue();
+    assertThat(AdapterRegistry.get(AdapterRegistry.GAZETTEER).capabilities().supports(Direction.REVERSE)).isTrue();
   }
 
   @Test

@@ -154,7 +154,7 @@ class AdapterContractTest {
     assertThat(forward.url()).startsWith("https://provider.example/base");
     assertThat(forward.url()).doesNotContain(" ");
     assertThat(forward.url()).containsAnyOf("-1", "50");
-    if (a.supportsReverse()) {
+    if (AdapterRegistry.get(name).capabilities().supports(Direction.REVERSE)) {
       OutboundRequest reverse = a.reverse("https://provider.example/base", new ReverseQuery(51.5, -0.12, null));
       assertThat(reverse.url()).startsWith("https://provider.example/base").contains("51.5").contains("-0.12");
     }
@@ -191,8 +191,28 @@ class AdapterContractTest {
   void shouldRegisterEveryManifestAdapterName() {
     assertThat(AdapterRegistry.names()).containsAll(ADAPTERS).contains("cached_index", "gazetteer");
     for (String name : ADAPTERS) {
-      assertThat(adapter(name).name()).isEqualTo(name);
+      AdapterRegistry.Adapter a = AdapterRegistry.get(name);
+      assertThat(a.name()).isEqualTo(name);
+      assertThat(a.local()).as("%s is answered over HTTP", name).isFalse();
+      assertThat(a.capabilities().needsEndpoint()).isTrue();
     }
+  }
+
+  @Test
+  @DisplayName("Local adapters take no endpoint, answer both directions, and only the cached index reads the index")
+  void shouldStateTheLocalAdaptersCapabilitiesInTheRegistry() {
+    for (String name : List.of(AdapterRegistry.CACHED_INDEX, AdapterRegistry.GAZETTEER)) {
+      AdapterRegistry.Adapter a = AdapterRegistry.get(name);
+      assertThat(a.local()).isTrue();
+      assertThat(a.http()).isNull();
+      assertThat(a.capabilities().needsEndpoint()).isFalse();
+      assertThat(a.capabilities().supports(Direction.FORWARD)).isTrue();
+      assertThat(a.capabilities().supports(Direction.REVERSE)).isTrue();
+      assertThat(AdapterRegistry.isLocal(name)).isTrue();
+    }
+    assertThat(AdapterRegistry.get(AdapterRegistry.CACHED_INDEX).capabilities().readsIndex()).isTrue();
+    assertThat(AdapterRegistry.names()).filteredOn(n -> !n.equals(AdapterRegistry.CACHED_INDEX))
+        .allSatisfy(n -> assertThat(AdapterRegistry.get(n).capabilities().readsIndex()).isFalse());
   }
 
   @Test

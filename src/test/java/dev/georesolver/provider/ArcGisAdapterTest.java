@@ -128,7 +128,7 @@ class ArcGisAdapterTest {
     assertThat(param(r, "f")).isEqualTo("json");
     assertThat(param(r, "searchExtent")).isEqualTo("-0.5,51.3,0.3,51.7");
     assertThat(param(r, "langCode")).isEqualTo("en");
-    assertThat(adapter.defaultCredential()).isEqualTo(CredentialPlacement.queryParam("token"));
+    assertThat(AdapterRegistry.get("arcgis").capabilities().defaultCredential()).isEqualTo(CredentialPlacement.queryParam("token"));
   }
 
   @Test

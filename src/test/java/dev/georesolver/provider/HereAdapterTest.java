@@ -80,7 +80,7 @@ class HereAdapterTest {
     assertThat(param(r, "q")).isEqualTo("berlin");
     assertThat(param(r, "in")).isEqualTo("bbox:13.08,52.33,13.76,52.68");
     assertThat(param(r, "lang")).isEqualTo("de-DE");
-    assertThat(adapter.defaultCredential()).isEqualTo(CredentialPlacement.queryParam("apiKey"));
+    assertThat(AdapterRegistry.get("here").capabilities().defaultCredential()).isEqualTo(CredentialPlacement.queryParam("apiKey"));
   }
 
   @Test

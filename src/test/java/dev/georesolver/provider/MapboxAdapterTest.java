@@ -88,7 +88,7 @@ class MapboxAdapterTest {
     assertThat(param(r, "q")).isEqualTo("135 pilkington avenue, birmingham");
     assertThat(param(r, "bbox")).isEqualTo("-2,52,-1,53");
     assertThat(param(r, "language")).isEqualTo("en");
-    assertThat(adapter.defaultCredential()).isEqualTo(CredentialPlacement.queryParam("access_token"));
+    assertThat(AdapterRegistry.get("mapbox").capabilities().defaultCredential()).isEqualTo(CredentialPlacement.queryParam("access_token"));
   }
 
   @Test

@@ -76,7 +76,7 @@ class MapboxV5AdapterTest {
     assertThat(path(r)).isEqualTo("https://api.mapbox.com/geocoding/v5/mapbox.places/149%209th%20St%3B%20San%20Francisco%2FCA.json");
     assertThat(param(r, "bbox")).isEqualTo("-123,37,-122,38");
     assertThat(param(r, "language")).isEqualTo("it");
-    assertThat(adapter.defaultCredential()).isEqualTo(CredentialPlacement.queryParam("access_token"));
+    assertThat(AdapterRegistry.get("mapbox_v5").capabilities().defaultCredential()).isEqualTo(CredentialPlacement.queryParam("access_token"));
   }
 
   @Test

@@ -124,7 +124,7 @@ class NominatimAdapterTest {
     assertThat(param(r, "viewbox")).isEqualTo("-0.5,51.3,0.3,51.7");
     assertThat(param(r, "bounded")).isEqualTo("1");
     assertThat(param(r, "accept-language")).isEqualTo("en-GB");
-    assertThat(adapter.defaultCredential()).isNull();
+    assertThat(AdapterRegistry.get("nominatim").capabilities().defaultCredential()).isNull();
   }
 
   @Test

@@ -98,7 +98,7 @@ class OpenCageAdapterTest {
     assertThat(param(r, "q")).isEqualTo("London");
     assertThat(param(r, "bounds")).isEqualTo("-0.5,51.3,0.3,51.7");
     assertThat(param(r, "language")).isEqualTo("es");
-    assertThat(adapter.defaultCredential()).isEqualTo(CredentialPlacement.queryParam("key"));
+    assertThat(AdapterRegistry.get("opencage").capabilities().defaultCredential()).isEqualTo(CredentialPlacement.queryParam("key"));
   }
 
   @Test

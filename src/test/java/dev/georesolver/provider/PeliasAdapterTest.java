@@ -97,7 +97,7 @@ class PeliasAdapterTest {
     assertThat(param(r, "boundary.rect.max_lon")).isEqualTo("0.3");
     assertThat(param(r, "boundary.rect.max_lat")).isEqualTo("51.7");
     assertThat(param(r, "lang")).isEqualTo("en");
-    assertThat(adapter.defaultCredential()).isEqualTo(CredentialPlacement.queryParam("api_key"));
+    assertThat(AdapterRegistry.get("pelias").capabilities().defaultCredential()).isEqualTo(CredentialPlacement.queryParam("api_key"));
   }
 
   @Test

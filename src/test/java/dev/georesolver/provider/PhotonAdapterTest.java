@@ -86,7 +86,7 @@ class PhotonAdapterTest {
     assertThat(param(r, "q")).isEqualTo("10 avenue Gambetta, Paris");
     assertThat(param(r, "bbox")).isEqualTo("2.2,48.8,2.5,48.9");
     assertThat(param(r, "lang")).isEqualTo("fr");
-    assertThat(adapter.defaultCredential()).isNull();
+    assertThat(AdapterRegistry.get("photon").capabilities().defaultCredential()).isNull();
   }
 
   @Test

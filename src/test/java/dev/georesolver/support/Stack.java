@@ -60,7 +60,8 @@ public final class Stack {
   /** Deploys a manifest loaded beforehand, with everything chosen. */
   public static Future<Stack> deploy(Vertx vertx, Manifest m, Map<String, String> env, Clock clock,
       Map<String, LocalAdapterFactory> local, String redisUrl) {
-    GeoResolver.Options o = new GeoResolver.Options(0, 1, 1, env, redisUrl, local, clock, Ticker.SYSTEM, new Random(42));
+    Random seeded = new Random(42);
+    GeoResolver.Options o = new GeoResolver.Options(0, 1, 1, env, redisUrl, local, clock, Ticker.SYSTEM, () -> seeded);
     return GeoResolver.deploy(vertx, m, o).map(r -> new Stack(m, r.port(), WebClient.create(vertx, new io.vertx.ext.web.client.WebClientOptions(), new io.vertx.core.http.PoolOptions().setHttp1MaxSize(64))));
   }
 
