@@ -131,7 +131,7 @@ public final class GeoResolver extends VerticleBase {
             i.name()));
     boolean index = IndexVerticle.neededBy(manifest);
     var idem = manifest.routing().idempotency();
-    Future<?> deployed = child(new DedupeVerticle(idem, o.redisUrl(), o.clock(), () -> o.ticker().nanoTime(), metrics));
+    Future<?> deployed = child(new DedupeVerticle(idem, manifest.routing().margins(), o.redisUrl(), o.clock(), () -> o.ticker().nanoTime(), metrics));
     if (index) {
       deployed = deployed.compose(v -> child(new IndexVerticle(idem, o.redisUrl(), o.clock(), metrics)));
     }
@@ -142,7 +142,7 @@ public final class GeoResolver extends VerticleBase {
     }));
     for (TierConfig t : manifest.enabledTiers()) {
       deployed = deployed.compose(v -> child(new TierVerticle(new TierSpec(t, manifest.secret(t.name()).orElse(null),
-          manifest.routing().admissionFactor(), crs, o.localAdapters().get(t.adapter()), o.clock(), o.ticker(),
+          manifest.routing().admissionFactor(), manifest.routing().margins(), crs, o.localAdapters().get(t.adapter()), o.clock(), o.ticker(),
           o.random(), metrics))));
     }
     return deployed

@@ -33,9 +33,12 @@ public final class CachedIndexAdapter implements LocalAdapter {
   private final Vertx vertx;
   private final double radiusM;
   private final Clock clock;
+  /** The lookup's bus timeout: the tier's own attempt timeout, which bounds the lookup anyway. */
+  private final DeliveryOptions lookup;
 
   public CachedIndexAdapter(Vertx vertx, TierConfig tier, Clock clock) {
     this.vertx = vertx;
+    this.lookup = new DeliveryOptions().setSendTimeout(tier.timeoutMs());
     this.radiusM = tier.reverseRadiusM() > 0 ? tier.reverseRadiusM() : DEFAULT_REVERSE_RADIUS_M;
     this.clock = clock;
   }
@@ -66,7 +69,7 @@ public final class CachedIndexAdapter implements LocalAdapter {
   }
 
   private Future<ProviderAnswer> lookup(IndexQuery q, long maxCacheAgeMs) {
-    return vertx.eventBus().<IndexEntry>request(Addresses.INDEX_LOOKUP, q, new DeliveryOptions().setSendTimeout(10_000))
+    return vertx.eventBus().<IndexEntry>request(Addresses.INDEX_LOOKUP, q, lookup)
         .map(Message::body)
         .map(e -> answer(e, maxCacheAgeMs));
   }

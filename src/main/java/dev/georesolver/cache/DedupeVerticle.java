@@ -6,6 +6,7 @@ import dev.georesolver.bus.DedupeComplete;
 import dev.georesolver.bus.DedupeVerdict;
 import dev.georesolver.bus.StoredAnswer;
 import dev.georesolver.config.IdempotencyConfig;
+import dev.georesolver.config.MarginsConfig;
 import dev.georesolver.metrics.Metrics;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
@@ -37,18 +38,15 @@ import java.util.Map;
  * </ol>
  * A leader's outcome is stored (resolved answers, for the TTL the chain gives) and released to its
  * waiters here and on other instances. A leader that never reports is given up at its deadline plus
- * {@link #LEADER_GRACE_MS}. The shared store being down degrades this to one-instance behaviour.
+ * {@code routing.margins.leader_grace_ms}. The shared store being down degrades this to one-instance behaviour.
  */
 public final class DedupeVerticle extends VerticleBase {
 
   private static final Logger log = LoggerFactory.getLogger(DedupeVerticle.class);
 
-  /** Time past a leader's deadline before its waiters stop waiting for it, milliseconds. */
-  static final long LEADER_GRACE_MS = 250;
-  /** Time a waiter keeps to walk or reply after giving up on a leader, milliseconds. */
-  static final long WAITER_MARGIN_MS = 5;
 
   private final IdempotencyConfig cfg;
+  private final MarginsConfig margins;
   private final String redisUrl;
   private final Clock clock;
   private final com.github.benmanes.caffeine.cache.Ticker cacheTicker;
@@ -82,15 +80,17 @@ public final class DedupeVerticle extends VerticleBase {
 
   /**
    * @param cfg the manifest's idempotency settings
+   * @param margins the manifest's margins (waiters' and leaders' graces)
    * @param redisUrl the shared store's URL, or null for the in-process store only
    * @param clock wall clock for ages
    * @param cacheTicker L1's expiry clock (nanoseconds)
    * @param metrics the process's meters
    */
-  public DedupeVerticle(IdempotencyConfig cfg, String redisUrl, Clock clock, com.github.benmanes.caffeine.cache.Ticker cacheTicker,
-      Metrics metrics) {
+  public DedupeVerticle(IdempotencyConfig cfg, MarginsConfig margins, String redisUrl, Clock clock,
+      com.github.benmanes.caffeine.cache.Ticker cacheTicker, Metrics metrics) {
     this.metrics = metrics;
     this.cfg = cfg;
+    this.margins = margins;
     this.redisUrl = redisUrl;
     this.clock = clock;
     this.cacheTicker = cacheTicker;
@@ -145,7 +145,7 @@ public final class DedupeVerticle extends VerticleBase {
 
   /** The leader's answer when it comes, or bypass at this waiter's own deadline. */
   private Future<DedupeVerdict> join(Flight flight, long budget) {
-    long wait = budget - WAITER_MARGIN_MS;
+    long wait = budget - margins.waiterMs();
     if (wait <= 0) {
       return Future.succeededFuture(DedupeVerdict.BYPASS);
     }
@@ -163,7 +163,7 @@ public final class DedupeVerticle extends VerticleBase {
   private Future<DedupeVerdict> lead(DedupeClaim c, long budget) {
     String flightKey = c.coalesceKey();
     Flight f = new Flight();
-    f.leaderTimer = vertx.setTimer(Math.max(1, budget) + LEADER_GRACE_MS, id -> release(flightKey, DedupeVerdict.BYPASS));
+    f.leaderTimer = vertx.setTimer(Math.max(1, budget) + margins.leaderGraceMs(), id -> release(flightKey, DedupeVerdict.BYPASS));
     inFlight.put(flightKey, f);
     return fromShared(c)
         .compose(replay -> replay != null ? Future.succeededFuture(replay) : claimShared(c, budget))
@@ -195,7 +195,7 @@ public final class DedupeVerticle extends VerticleBase {
 
   /** Lead when this instance takes the shared claim, else wait for the instance holding it. */
   private Future<DedupeVerdict> claimShared(DedupeClaim c, long budget) {
-    return shared.claim(c.coalesceKey(), budget + LEADER_GRACE_MS)
+    return shared.claim(c.coalesceKey(), budget + margins.leaderGraceMs())
         .compose(mine -> mine ? Future.succeededFuture(DedupeVerdict.LEAD) : awaitOther(c, budget));
   }
 
@@ -204,7 +204,7 @@ public final class DedupeVerticle extends VerticleBase {
    * holder gave up or died): this claimant walks, and leads its local waiters.
    */
   private Future<DedupeVerdict> awaitOther(DedupeClaim c, long budget) {
-    return shared.awaitOther(c.coalesceKey(), budget - WAITER_MARGIN_MS).map(other -> {
+    return shared.awaitOther(c.coalesceKey(), budget - margins.waiterMs()).map(other -> {
       if (other == null) {
         return DedupeVerdict.LEAD;
       }

@@ -18,6 +18,7 @@ import dev.georesolver.bus.TierReply;
 import dev.georesolver.bus.TierRequest;
 import dev.georesolver.config.IntentConfig;
 import dev.georesolver.config.Manifest;
+import dev.georesolver.config.MarginsConfig;
 import dev.georesolver.config.TierConfig;
 import dev.georesolver.deadline.Admission;
 import dev.georesolver.deadline.Deadline;
@@ -66,9 +67,6 @@ public final class ChainVerticle extends VerticleBase {
 
   private static final Logger log = LoggerFactory.getLogger(ChainVerticle.class);
 
-  /** Milliseconds the chain keeps to assemble and send its reply before the deadline. */
-  static final long REPLY_MARGIN_MS = 5;
-
   private final Manifest manifest;
   private final Clock clock;
   private final Ticker ticker;
@@ -81,6 +79,7 @@ public final class ChainVerticle extends VerticleBase {
   private final Map<String, String> acceptedClaims = new HashMap<>();
 
   private final Metrics metrics;
+  private final MarginsConfig margins;
 
   /**
    * @param writeThrough whether the cached index is deployed: then resolved answers are written
@@ -92,6 +91,7 @@ public final class ChainVerticle extends VerticleBase {
     this.clock = clock;
     this.ticker = ticker;
     this.writeThrough = writeThrough;
+    this.margins = manifest.routing().margins();
   }
 
   @Override
@@ -211,7 +211,7 @@ public final class ChainVerticle extends VerticleBase {
   }
 
   private Future<DedupeVerdict> claim(String key, String coalesceKey, IntentConfig intent, Deadline deadline) {
-    long left = deadline.remainingMs() - REPLY_MARGIN_MS;
+    long left = deadline.remainingMs() - margins.chainReplyMs();
     if (left <= 0) {
       return Future.succeededFuture(DedupeVerdict.BYPASS);
     }
@@ -249,7 +249,7 @@ public final class ChainVerticle extends VerticleBase {
       return Future.succeededFuture(refusal(w));
     }
     TierConfig tier = w.ladder().get(i);
-    long left = w.deadline().remainingMs() - REPLY_MARGIN_MS;
+    long left = w.deadline().remainingMs() - margins.chainReplyMs();
     long reserve = view.reserveBelow(w.ladder(), i);
     Admission.Decision d = Admission.decide(left, reserve, 0, view.typical(tier), manifest.routing().admissionFactor(),
         tier.timeoutMs());
@@ -362,7 +362,7 @@ public final class ChainVerticle extends VerticleBase {
   }
 
   private void onHealth(Message<Object> msg) {
-    DeliveryOptions o = new DeliveryOptions().setSendTimeout(1000);
+    DeliveryOptions o = new DeliveryOptions().setSendTimeout(margins.statusTimeoutMs());
     List<Future<JsonObject>> tiers = manifest.enabledTiers().stream()
         .map(t -> vertx.eventBus().<JsonObject>request(Addresses.tierStatus(t.name()), "", o)
             .map(Message::body)

@@ -39,12 +39,6 @@ import java.util.regex.Pattern;
  */
 public final class CompatHandler<O> implements Handler<RoutingContext> {
 
-  /**
-   * Extra time waited past the budget for the chain's reply, milliseconds: the same grace as
-   * {@code /v1} (the chain answers by the deadline itself; this only absorbs scheduling jitter).
-   */
-  static final long GRACE_MS = 250;
-
   /** The headers a browser may read from a compatible answer. */
   static final String EXPOSED = "X-Georesolver-Claim, X-Georesolver-Source, X-Georesolver-Degraded, "
       + "X-Georesolver-Notice, X-Trace-Id, Retry-After";
@@ -68,8 +62,11 @@ public final class CompatHandler<O> implements Handler<RoutingContext> {
   private final Gate gate;
   private final Dialect<O> dialect;
   private final ReplayRenderings<O> replays = new ReplayRenderings<>();
+  /** Extra time waited past the budget for the chain's reply, milliseconds: the same grace as {@code /v1}. */
+  private final long graceMs;
 
-  private CompatHandler(EventBus bus, RequestValidator validator, Gate gate, Dialect<O> dialect) {
+  private CompatHandler(EventBus bus, RequestValidator validator, Gate gate, Dialect<O> dialect, long graceMs) {
+    this.graceMs = graceMs;
     this.bus = bus;
     this.validator = validator;
     this.gate = gate;
@@ -77,17 +74,17 @@ public final class CompatHandler<O> implements Handler<RoutingContext> {
   }
 
   /** Nominatim {@code /search}. */
-  public static CompatHandler<NominatimRequests.Options> nominatimSearch(EventBus bus, RequestValidator v, Gate gate) {
-    return new CompatHandler<>(bus, v, gate, nominatim(true));
+  public static CompatHandler<NominatimRequests.Options> nominatimSearch(EventBus bus, RequestValidator v, Gate gate, long graceMs) {
+    return new CompatHandler<>(bus, v, gate, nominatim(true), graceMs);
   }
 
   /** Nominatim {@code /reverse}. */
-  public static CompatHandler<NominatimRequests.Options> nominatimReverse(EventBus bus, RequestValidator v, Gate gate) {
-    return new CompatHandler<>(bus, v, gate, nominatim(false));
+  public static CompatHandler<NominatimRequests.Options> nominatimReverse(EventBus bus, RequestValidator v, Gate gate, long graceMs) {
+    return new CompatHandler<>(bus, v, gate, nominatim(false), graceMs);
   }
 
   /** Google {@code /maps/api/geocode/json}. */
-  public static CompatHandler<GoogleRequests.Options> google(EventBus bus, RequestValidator v, Gate gate) {
+  public static CompatHandler<GoogleRequests.Options> google(EventBus bus, RequestValidator v, Gate gate, long graceMs) {
     return new CompatHandler<>(bus, v, gate, new Dialect<>() {
       @Override
       public Credentials credentials(HttpServerRequest req, Params params) {
@@ -108,7 +105,7 @@ public final class CompatHandler<O> implements Handler<RoutingContext> {
       public Rendered render(Outcome outcome, Direction direction, GoogleRequests.Options options) {
         return GoogleShapes.render(outcome, options);
       }
-    });
+    }, graceMs);
   }
 
   private static Dialect<NominatimRequests.Options> nominatim(boolean search) {
@@ -177,7 +174,7 @@ public final class CompatHandler<O> implements Handler<RoutingContext> {
       return Future.succeededFuture(reply(dialect.invalid(v.problems()), t));
     }
     DeliveryOptions o = new DeliveryOptions()
-        .setSendTimeout(v.budgetMs() + GRACE_MS)
+        .setSendTimeout(v.budgetMs() + graceMs)
         .addHeader(Addresses.DEADLINE_HEADER, Long.toString(v.budgetMs()))
         .addHeader(Addresses.TRACE_HEADER, traceId);
     String address = t.direction() == Direction.FORWARD ? Addresses.RESOLVE : Addresses.REVERSE;

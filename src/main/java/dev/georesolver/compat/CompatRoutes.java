@@ -1,6 +1,7 @@
 package dev.georesolver.compat;
 
 import dev.georesolver.bus.RequestValidator;
+import dev.georesolver.config.MarginsConfig;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.ext.web.Router;
 
@@ -23,18 +24,19 @@ public final class CompatRoutes {
 
   private CompatRoutes() {}
 
-  /** Mounts every compatible route; {@code gate} decides who may ask. */
-  public static void mount(Router router, EventBus bus, RequestValidator validator, Gate gate) {
-    var search = CompatHandler.nominatimSearch(bus, validator, gate);
-    var reverse = CompatHandler.nominatimReverse(bus, validator, gate);
-    var status = new StatusHandler(bus);
+  /** Mounts every compatible route; {@code gate} decides who may ask; {@code margins} the ingress grace. */
+  public static void mount(Router router, EventBus bus, RequestValidator validator, Gate gate, MarginsConfig margins) {
+    long grace = margins.ingressGraceMs();
+    var search = CompatHandler.nominatimSearch(bus, validator, gate, grace);
+    var reverse = CompatHandler.nominatimReverse(bus, validator, gate, grace);
+    var status = new StatusHandler(bus, margins.healthTimeoutMs());
     router.get("/search").handler(search);
     router.get("/search.php").handler(search);
     router.get("/reverse").handler(reverse);
     router.get("/reverse.php").handler(reverse);
     router.get("/status").handler(status);
     router.get("/status.php").handler(status);
-    router.get("/maps/api/geocode/json").handler(CompatHandler.google(bus, validator, gate));
+    router.get("/maps/api/geocode/json").handler(CompatHandler.google(bus, validator, gate, grace));
     for (String path : PATHS) {
       router.options(path).handler(ctx -> ctx.response()
           .setStatusCode(204)

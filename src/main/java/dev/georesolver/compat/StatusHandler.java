@@ -24,9 +24,12 @@ public final class StatusHandler implements Handler<RoutingContext> {
   public static final int NOT_READY = 700;
 
   private final EventBus bus;
+  private final long timeoutMs;
 
-  public StatusHandler(EventBus bus) {
+  /** @param timeoutMs how long the chain's health answer is waited for, milliseconds */
+  public StatusHandler(EventBus bus, long timeoutMs) {
     this.bus = bus;
+    this.timeoutMs = timeoutMs;
   }
 
   @Override
@@ -39,7 +42,7 @@ public final class StatusHandler implements Handler<RoutingContext> {
       CompatHandler.write(ctx.response(), NominatimShapes.error(400, message, Map.of()), null, message, traceId);
       return;
     }
-    bus.<JsonObject>request(Addresses.HEALTH, "", new DeliveryOptions().setSendTimeout(2000))
+    bus.<JsonObject>request(Addresses.HEALTH, "", new DeliveryOptions().setSendTimeout(timeoutMs))
         .map(Message::body)
         .otherwise(t -> new JsonObject().put("ready", false))
         .onSuccess(h -> {

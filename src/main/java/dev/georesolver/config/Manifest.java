@@ -49,6 +49,10 @@ public final class Manifest {
   /** Pinned proj4 definitions by source CRS ({@code "EPSG:27700": "+proj=…"}); none by default. */
   public static final Field<Map<String, String>> CRS_DEFINITIONS = SECTION.stringMap("crs_definitions").byDefault(Map.of());
 
+  /** What the HTTP server allows a client ({@link ServerConfig}); every limit has a default. */
+  public static final Field<ServerConfig> SERVER = SECTION.section("server", ServerConfig.SECTION)
+      .byDefault(ServerConfig.SECTION.defaults());
+
   static {
     SECTION.rule((v, at) -> {
       String name = v.get(DEFAULT_INTENT);
@@ -113,6 +117,11 @@ public final class Manifest {
   /** See {@link #ROUTING}. */
   public RoutingConfig routing() {
     return root.get(ROUTING);
+  }
+
+  /** See {@link #SERVER}. */
+  public ServerConfig server() {
+    return root.get(SERVER);
   }
 
   /** See {@link #INTENTS}; unmodifiable, in manifest order. */

@@ -24,6 +24,10 @@ public final class RoutingConfig extends Settings {
   public static final Field<IdempotencyConfig> IDEMPOTENCY = SECTION.section("idempotency", IdempotencyConfig.SECTION)
       .byDefault(IdempotencyConfig.SECTION.defaults());
 
+  /** The time the resolver keeps for itself, and the waits outside a request's budget ({@link MarginsConfig}). */
+  public static final Field<MarginsConfig> MARGINS = SECTION.section("margins", MarginsConfig.SECTION)
+      .byDefault(MarginsConfig.SECTION.defaults());
+
   /**
    * Every tier in ladder order, names unique, including ones left out at start (see
    * {@link Manifest#enabledTiers()}); required, not empty.
@@ -62,6 +66,11 @@ public final class RoutingConfig extends Settings {
   /** See {@link #IDEMPOTENCY}. */
   public IdempotencyConfig idempotency() {
     return get(IDEMPOTENCY);
+  }
+
+  /** See {@link #MARGINS}. */
+  public MarginsConfig margins() {
+    return get(MARGINS);
   }
 
   /** See {@link #TIERS}; unmodifiable. */

@@ -27,13 +27,6 @@ import java.util.regex.Pattern;
  */
 public final class GeocodeHandler implements Handler<RoutingContext> {
 
-  /**
-   * Extra time the ingress waits past the budget for the chain's reply. The chain answers by the
-   * deadline itself (a refusal at worst); the grace only absorbs scheduling jitter, so a late reply
-   * is still a real answer rather than a 504.
-   */
-  static final long GRACE_MS = 250;
-
   private static final Pattern TRACE = Pattern.compile("[A-Za-z0-9._-]{1,64}");
 
   private final EventBus bus;
@@ -41,14 +34,17 @@ public final class GeocodeHandler implements Handler<RoutingContext> {
   private final Direction direction;
   private final Metrics metrics;
   private final long maxBodyBytes;
+  private final long graceMs;
 
-  /** A handler taking bodies up to {@link ServerLimits#DEFAULT_MAX_BODY_BYTES}. */
-  public GeocodeHandler(EventBus bus, RequestValidator validator, Direction direction, Metrics metrics) {
-    this(bus, validator, direction, metrics, ServerLimits.DEFAULT_MAX_BODY_BYTES);
-  }
-
-  /** @param maxBodyBytes the largest POST body read, bytes */
-  public GeocodeHandler(EventBus bus, RequestValidator validator, Direction direction, Metrics metrics, long maxBodyBytes) {
+  /**
+   * @param maxBodyBytes the largest POST body read, bytes
+   * @param graceMs how long past the budget the chain's reply is waited for (the chain answers by
+   *     the deadline itself; the grace only absorbs scheduling jitter, so a late reply is still a
+   *     real answer rather than a 504)
+   */
+  public GeocodeHandler(EventBus bus, RequestValidator validator, Direction direction, Metrics metrics, long maxBodyBytes,
+      long graceMs) {
+    this.graceMs = graceMs;
     this.metrics = metrics;
     this.bus = bus;
     this.validator = validator;
@@ -87,7 +83,7 @@ public final class GeocodeHandler implements Handler<RoutingContext> {
       return;
     }
     DeliveryOptions o = new DeliveryOptions()
-        .setSendTimeout(v.budgetMs() + GRACE_MS)
+        .setSendTimeout(v.budgetMs() + graceMs)
         .addHeader(Addresses.DEADLINE_HEADER, Long.toString(v.budgetMs()))
         .addHeader(Addresses.TRACE_HEADER, traceId);
     String address = direction == Direction.FORWARD ? Addresses.RESOLVE : Addresses.REVERSE;

@@ -16,14 +16,17 @@ import io.vertx.ext.web.RoutingContext;
 public final class HealthHandler implements Handler<RoutingContext> {
 
   private final EventBus bus;
+  private final long timeoutMs;
 
-  public HealthHandler(EventBus bus) {
+  /** @param timeoutMs how long the chain's health answer is waited for, milliseconds */
+  public HealthHandler(EventBus bus, long timeoutMs) {
     this.bus = bus;
+    this.timeoutMs = timeoutMs;
   }
 
   @Override
   public void handle(RoutingContext ctx) {
-    bus.<JsonObject>request(Addresses.HEALTH, "", new DeliveryOptions().setSendTimeout(2000))
+    bus.<JsonObject>request(Addresses.HEALTH, "", new DeliveryOptions().setSendTimeout(timeoutMs))
         .map(Message::body)
         .onSuccess(h -> ctx.response()
             .setStatusCode(h.getBoolean("ready", false) ? 200 : 503)

@@ -4,6 +4,7 @@ import dev.georesolver.bus.RequestValidator;
 import dev.georesolver.compat.CompatRoutes;
 import dev.georesolver.compat.Gate;
 import dev.georesolver.config.Manifest;
+import dev.georesolver.config.MarginsConfig;
 import dev.georesolver.deadline.Ticker;
 import dev.georesolver.metrics.Metrics;
 import dev.georesolver.provider.Direction;
@@ -45,9 +46,9 @@ public final class IngressVerticle extends VerticleBase {
   private ConnectionGuard guard;
   private ConnectionCount count;
 
-  /** An ingress with the {@link ServerLimits#fromEnv limits of the environment}. */
+  /** An ingress with the manifest's {@code server:} limits, overridden by the environment's {@code GEO_SERVER_*}. */
   public IngressVerticle(Manifest manifest, int port, Metrics metrics) {
-    this(manifest, port, metrics, ServerLimits.fromEnv(System.getenv()));
+    this(manifest, port, metrics, ServerLimits.of(manifest.server(), System.getenv()));
   }
 
   /**
@@ -64,16 +65,19 @@ public final class IngressVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     RequestValidator validator = RequestValidator.forManifest(manifest);
+    MarginsConfig margins = manifest.routing().margins();
     var bus = vertx.eventBus();
     Router router = Router.router(vertx);
-    router.get("/v1/geocode").handler(new GeocodeHandler(bus, validator, Direction.FORWARD, metrics, limits.maxBodyBytes()));
-    router.post("/v1/geocode").handler(new GeocodeHandler(bus, validator, Direction.FORWARD, metrics, limits.maxBodyBytes()));
-    router.get("/v1/reverse").handler(new GeocodeHandler(bus, validator, Direction.REVERSE, metrics, limits.maxBodyBytes()));
+    long body = limits.maxBodyBytes();
+    long grace = margins.ingressGraceMs();
+    router.get("/v1/geocode").handler(new GeocodeHandler(bus, validator, Direction.FORWARD, metrics, body, grace));
+    router.post("/v1/geocode").handler(new GeocodeHandler(bus, validator, Direction.FORWARD, metrics, body, grace));
+    router.get("/v1/reverse").handler(new GeocodeHandler(bus, validator, Direction.REVERSE, metrics, body, grace));
     // Drop-in Nominatim and Google endpoints in front of the same chain; open access until tenants exist.
-    CompatRoutes.mount(router, bus, validator, Gate.open());
+    CompatRoutes.mount(router, bus, validator, Gate.open(), margins);
     router.get("/health/live").handler(ctx -> ctx.response().putHeader("content-type", "application/json")
         .end(new JsonObject().put("status", "live").toBuffer()));
-    router.get("/health/ready").handler(new HealthHandler(bus));
+    router.get("/health/ready").handler(new HealthHandler(bus, margins.healthTimeoutMs()));
     router.get("/metrics").handler(ctx -> ctx.response()
         .putHeader("content-type", "text/plain; version=0.0.4; charset=utf-8")
         .end(metrics.scrape()));
@@ -136,7 +140,7 @@ public final class IngressVerticle extends VerticleBase {
    * deadlined. (HTTP/2 belongs at the TLS-terminating proxy in front.)
    */
   private HttpServerOptions serverOptions() {
-    long idle = limits.effectiveIdleTimeoutMs(manifest.routing().maxBudgetMs(), GeocodeHandler.GRACE_MS,
+    long idle = limits.effectiveIdleTimeoutMs(manifest.routing().maxBudgetMs(), manifest.routing().margins().ingressGraceMs(),
         raised -> log.info("idle timeout raised from {} ms to {} ms: requests may wait max_budget_ms plus grace for an answer",
             limits.idleTimeoutMs(), raised));
     return new HttpServerOptions()

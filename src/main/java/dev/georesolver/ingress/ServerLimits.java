@@ -1,5 +1,6 @@
 package dev.georesolver.ingress;
 
+import dev.georesolver.config.ServerConfig;
 import java.util.Map;
 import java.util.function.LongConsumer;
 
@@ -41,24 +42,22 @@ public record ServerLimits(
     int maxRequestLineBytes,
     long maxBodyBytes) {
 
-  /** Default {@link #idleTimeoutMs}, milliseconds. */
-  public static final long DEFAULT_IDLE_TIMEOUT_MS = 30_000;
+  private static final ServerConfig DEFAULTS = ServerConfig.SECTION.defaults();
+
+  /** Default {@link #idleTimeoutMs}, milliseconds ({@code server.idle_timeout_ms}). */
+  public static final long DEFAULT_IDLE_TIMEOUT_MS = DEFAULTS.idleTimeoutMs();
   /** Default {@link #headerTimeoutMs}, milliseconds. */
-  public static final long DEFAULT_HEADER_TIMEOUT_MS = 10_000;
+  public static final long DEFAULT_HEADER_TIMEOUT_MS = DEFAULTS.headerTimeoutMs();
   /** Default {@link #bodyTimeoutMs}, milliseconds. */
-  public static final long DEFAULT_BODY_TIMEOUT_MS = 10_000;
+  public static final long DEFAULT_BODY_TIMEOUT_MS = DEFAULTS.bodyTimeoutMs();
   /** Default {@link #maxConnections}. */
-  public static final int DEFAULT_MAX_CONNECTIONS = 10_000;
+  public static final int DEFAULT_MAX_CONNECTIONS = DEFAULTS.maxConnections();
   /** Default {@link #maxHeaderBytes}, bytes (Netty's and Vert.x's own default). */
-  public static final int DEFAULT_MAX_HEADER_BYTES = 8 * 1024;
-  /**
-   * Default {@link #maxRequestLineBytes}, bytes: 1,000 code points of up to 4 UTF-8 bytes, each
-   * byte percent-encoded as 3 characters, is 12,000; the path, bbox, intent, budget and language
-   * fit in what is left.
-   */
-  public static final int DEFAULT_MAX_REQUEST_LINE_BYTES = 16 * 1024;
+  public static final int DEFAULT_MAX_HEADER_BYTES = DEFAULTS.maxHeaderBytes();
+  /** Default {@link #maxRequestLineBytes}, bytes. */
+  public static final int DEFAULT_MAX_REQUEST_LINE_BYTES = DEFAULTS.maxRequestLineBytes();
   /** Default {@link #maxBodyBytes}, bytes. */
-  public static final long DEFAULT_MAX_BODY_BYTES = 64 * 1024;
+  public static final long DEFAULT_MAX_BODY_BYTES = DEFAULTS.maxBodyBytes();
 
   /** The environment variables {@link #fromEnv} reads, each naming one limit. */
   public static final String ENV_IDLE_TIMEOUT_MS = "GEO_SERVER_IDLE_TIMEOUT_MS";
@@ -70,7 +69,7 @@ public record ServerLimits(
   public static final String ENV_MAX_BODY_BYTES = "GEO_SERVER_MAX_BODY_BYTES";
 
   /** The smallest request line allowed: the longest address must still fit a GET. */
-  static final int MIN_REQUEST_LINE_BYTES = 13_000;
+  static final int MIN_REQUEST_LINE_BYTES = ServerConfig.MIN_REQUEST_LINE_BYTES;
 
   /** @throws IllegalArgumentException naming the first limit that is not positive or too small */
   public ServerLimits {
@@ -88,8 +87,7 @@ public record ServerLimits(
 
   /** Every limit at its default. */
   public static ServerLimits defaults() {
-    return new ServerLimits(DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_HEADER_TIMEOUT_MS, DEFAULT_BODY_TIMEOUT_MS,
-        DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_HEADER_BYTES, DEFAULT_MAX_REQUEST_LINE_BYTES, DEFAULT_MAX_BODY_BYTES);
+    return of(DEFAULTS, Map.of());
   }
 
   /**
@@ -98,14 +96,24 @@ public record ServerLimits(
    * @throws IllegalArgumentException naming the variable when a value is not a positive integer
    */
   public static ServerLimits fromEnv(Map<String, String> env) {
+    return of(DEFAULTS, env);
+  }
+
+  /**
+   * The manifest's {@code server:} limits, each overridden by its {@code GEO_SERVER_*} variable when
+   * set (an operator's override at start, without editing the reviewed manifest).
+   *
+   * @throws IllegalArgumentException naming the variable when a value is not a positive integer
+   */
+  public static ServerLimits of(ServerConfig cfg, Map<String, String> env) {
     return new ServerLimits(
-        read(env, ENV_IDLE_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS),
-        read(env, ENV_HEADER_TIMEOUT_MS, DEFAULT_HEADER_TIMEOUT_MS),
-        read(env, ENV_BODY_TIMEOUT_MS, DEFAULT_BODY_TIMEOUT_MS),
-        (int) Math.min(Integer.MAX_VALUE, read(env, ENV_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS)),
-        (int) Math.min(Integer.MAX_VALUE, read(env, ENV_MAX_HEADER_BYTES, DEFAULT_MAX_HEADER_BYTES)),
-        (int) Math.min(Integer.MAX_VALUE, read(env, ENV_MAX_REQUEST_LINE_BYTES, DEFAULT_MAX_REQUEST_LINE_BYTES)),
-        read(env, ENV_MAX_BODY_BYTES, DEFAULT_MAX_BODY_BYTES));
+        read(env, ENV_IDLE_TIMEOUT_MS, cfg.idleTimeoutMs()),
+        read(env, ENV_HEADER_TIMEOUT_MS, cfg.headerTimeoutMs()),
+        read(env, ENV_BODY_TIMEOUT_MS, cfg.bodyTimeoutMs()),
+        (int) Math.min(Integer.MAX_VALUE, read(env, ENV_MAX_CONNECTIONS, cfg.maxConnections())),
+        (int) Math.min(Integer.MAX_VALUE, read(env, ENV_MAX_HEADER_BYTES, cfg.maxHeaderBytes())),
+        (int) Math.min(Integer.MAX_VALUE, read(env, ENV_MAX_REQUEST_LINE_BYTES, cfg.maxRequestLineBytes())),
+        read(env, ENV_MAX_BODY_BYTES, cfg.maxBodyBytes()));
   }
 
   /** These limits with other deadlines (tests shorten them). */

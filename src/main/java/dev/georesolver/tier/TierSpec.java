@@ -1,5 +1,6 @@
 package dev.georesolver.tier;
 
+import dev.georesolver.config.MarginsConfig;
 import dev.georesolver.config.Secret;
 import dev.georesolver.config.TierConfig;
 import dev.georesolver.crs.CrsCatalog;
@@ -16,6 +17,7 @@ import java.util.random.RandomGenerator;
  * @param config the tier's manifest entry
  * @param secret its credential, or null
  * @param admissionFactor the manifest's {@code admission_factor}, for retries
+ * @param margins the manifest's margins (the tier's reply margin)
  * @param crs the process's CRS definitions (pinned, bundled, EPSG), shared by every tier
  * @param localAdapter for a local adapter, a factory to use instead of the built-in one
  *     ({@link LocalAdapters}); null otherwise
@@ -29,6 +31,7 @@ public record TierSpec(
     TierConfig config,
     Secret secret,
     double admissionFactor,
+    MarginsConfig margins,
     CrsCatalog crs,
     LocalAdapterFactory localAdapter,
     Clock clock,

@@ -50,9 +50,6 @@ public final class TierVerticle extends VerticleBase {
 
   private static final Logger log = LoggerFactory.getLogger(TierVerticle.class);
 
-  /** Milliseconds a tier keeps to build and send its reply before the deadline. */
-  static final long REPLY_MARGIN_MS = 2;
-
   private final TierSpec spec;
   private final TierConfig cfg;
   private final AdapterRegistry.Adapter adapter;
@@ -134,7 +131,7 @@ public final class TierVerticle extends VerticleBase {
   /** Attempt number {@code n}; {@code last} is the previous attempt's failure, if any. */
   private Future<TierReply> attempt(TierRequest req, Deadline deadline, int n, ProviderAnswer.Failed last) {
     long wait = n == 1 ? 0 : backoff.delayMs(n - 1);
-    Admission.Decision d = Admission.decide(deadline.remainingMs() - REPLY_MARGIN_MS, req.reserveMs(), wait,
+    Admission.Decision d = Admission.decide(deadline.remainingMs() - spec.margins().tierReplyMs(), req.reserveMs(), wait,
         latency.median(), spec.admissionFactor(), cfg.timeoutMs());
     if (!d.admitted()) {
       return Future.succeededFuture(stop(n, last, "admission", "only " + d.usableMs() + " ms usable"));

@@ -1,5 +1,6 @@
 package dev.georesolver.cache;
 
+import dev.georesolver.config.MarginsConfig;
 import dev.georesolver.bus.Addresses;
 import dev.georesolver.bus.Codecs;
 import dev.georesolver.bus.DedupeClaim;
@@ -45,7 +46,7 @@ class DedupeVerticleTest {
     var idem = ManifestLoader.parse(manifest().tier("primary", "generic", "http://127.0.0.1:9/", "exact", 500).yaml(),
         Map.of()).routing().idempotency();
     Codecs.registerAll(vertx.eventBus());
-    vertx.deployVerticle(new DedupeVerticle(idem, null, clock, clock::nanoTime, new Metrics())).await();
+    vertx.deployVerticle(new DedupeVerticle(idem, MarginsConfig.SECTION.defaults(), null, clock, clock::nanoTime, new Metrics())).await();
   }
 
   private static Future<DedupeVerdict> claim(Vertx vertx, long maxAgeMs, String accepted, long budgetMs) {

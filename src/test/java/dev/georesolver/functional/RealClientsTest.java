@@ -141,8 +141,8 @@ class RealClientsTest {
     StandInLadder ladder = StandInLadder.start(vertx);
     Stack stack = Stack.deploy(vertx, ladder.manifestYaml()).await();
     Router router = Router.router(vertx);
-    CompatRoutes.mount(router, vertx.eventBus(), new RequestValidator(stack.manifest.intentNames(),
-        stack.manifest.defaultIntent(), stack.manifest.routing().budgetMs(), stack.manifest.routing().maxBudgetMs()), TEST_GATE);
+    CompatRoutes.mount(router, vertx.eventBus(), RequestValidator.forManifest(stack.manifest), TEST_GATE,
+        stack.manifest.routing().margins());
     HttpServer gated = vertx.createHttpServer().requestHandler(router).listen(0).await();
 
     Map<Target, String> urls = Map.of(Target.RESOLVER, "http://127.0.0.1:" + stack.port,

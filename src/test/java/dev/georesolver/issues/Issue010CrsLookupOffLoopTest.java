@@ -1,5 +1,6 @@
 package dev.georesolver.issues;
 
+import dev.georesolver.config.MarginsConfig;
 import dev.georesolver.bus.Addresses;
 import dev.georesolver.bus.Codecs;
 import dev.georesolver.bus.TierReply;
@@ -57,7 +58,7 @@ class Issue010CrsLookupOffLoopTest {
     TierConfig tier = ManifestLoader.parse(manifest().tier("swiss", "generic", provider.url(), "exact", 2000).yaml(), Map.of())
         .enabledTiers().get(0);
     Random seeded = new Random(1);
-    vertx.deployVerticle(new TierVerticle(new TierSpec(tier, null, 0.5, catalog, null, Clock.systemUTC(), Ticker.SYSTEM,
+    vertx.deployVerticle(new TierVerticle(new TierSpec(tier, null, 0.5, MarginsConfig.SECTION.defaults(), catalog, null, Clock.systemUTC(), Ticker.SYSTEM,
         () -> seeded, new Metrics()))).await();
   }
 

@@ -1,5 +1,6 @@
 package dev.georesolver.issues;
 
+import dev.georesolver.config.MarginsConfig;
 import dev.georesolver.bus.Addresses;
 import dev.georesolver.bus.Codecs;
 import dev.georesolver.bus.DedupeClaim;
@@ -47,7 +48,7 @@ class Issue010RedisReplayKeptInMemoryTest {
         .tier("primary", "generic", "http://127.0.0.1:9/", "exact", 500).yaml(), Map.of()).routing().idempotency();
     assertThat(idem.ttlSeconds() * 1000).as("the manifest default this test is written for").isEqualTo(TTL_MS);
     Codecs.registerAll(vertx.eventBus());
-    vertx.deployVerticle(new DedupeVerticle(idem, redisServer.url(), clock, clock::nanoTime, new Metrics())).await();
+    vertx.deployVerticle(new DedupeVerticle(idem, MarginsConfig.SECTION.defaults(), redisServer.url(), clock, clock::nanoTime, new Metrics())).await();
   }
 
   @AfterEach
