@@ -3,7 +3,7 @@ package dev.georesolver.bus;
 import io.vertx.core.json.JsonObject;
 
 /**
- * One cached-index entry (DESIGN §7 {@code geo:addr:{addrkey}}): where an address was resolved, by
+ * One cached-index entry (the {@code geo:addr:{addrkey}} hash of the store): where an address was resolved, by
  * which rung, when. Sent by the chain to {@link Addresses#INDEX_WRITE}; the reply of
  * {@link Addresses#INDEX_LOOKUP}. Immutable.
  *

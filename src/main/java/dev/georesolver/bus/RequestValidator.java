@@ -15,7 +15,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Validates the public request contract (DESIGN §9) shared by HTTP and the event bus: a JSON object
+ * Validates the public request contract shared by HTTP and the event bus: a JSON object
  * whose values may be JSON types or, from a query string, their text. Pure and thread-safe.
  *
  * <p>Every problem is reported, each naming its field. Nothing else happens to an invalid request.

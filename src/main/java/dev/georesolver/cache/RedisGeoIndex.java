@@ -16,7 +16,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The cached index in Redis (DESIGN §7): {@code {prefix}addr:{addrkey}} hashes holding lon, lat,
+ * The cached index in Redis: {@code {prefix}addr:{addrkey}} hashes holding lon, lat,
  * source, claim, confidence, label, precision and resolved_at, each expiring after the index TTL,
  * and the {@code {prefix}index} GEO set of address keys for nearest-point lookups. A write is one
  * round trip (MULTI/EXEC in a pipeline). A GEO member whose hash has expired is removed when a

@@ -54,7 +54,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * The ladder walker (DESIGN §1): stateless apart from its view of tier latencies, so several
+ * The ladder walker: stateless apart from its view of tier latencies, so several
  * instances run side by side.
  *
  * <p>For each request: dedupe claim (replay, join an identical walk in flight, or lead) → the

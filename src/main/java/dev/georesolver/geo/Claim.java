@@ -4,7 +4,7 @@ import java.util.Arrays;
 import java.util.Optional;
 
 /**
- * What a rung is entitled to claim about its answer (DESIGN §4).
+ * What a rung is entitled to claim about its answer.
  *
  * <p>The order is from strongest to weakest claim.
  */

@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Turns an address into the canonical string that idempotency keys are made of (DESIGN §5), so
+ * Turns an address into the canonical string that idempotency keys are made of, so
  * that equivalent spellings share a key and different addresses do not. The canonical forms and
  * the rules are listed in the package documentation.
  *

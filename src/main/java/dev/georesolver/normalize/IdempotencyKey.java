@@ -8,7 +8,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * {@code sha256(normalized_address + "|" + canonical_bbox)} in lower-case hex (DESIGN §5); the bbox
+ * {@code sha256(normalized_address + "|" + canonical_bbox)} in lower-case hex; the bbox
  * part is empty when there is none. Thread-safe.
  */
 public final class IdempotencyKey {

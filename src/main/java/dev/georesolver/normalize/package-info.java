@@ -1,5 +1,5 @@
 /**
- * Address normalization and idempotency keys (DESIGN §5).
+ * Address normalization and idempotency keys.
  *
  * <p>{@link dev.georesolver.normalize.AddressNormalizer} turns an address into lower-case words
  * joined by single blanks; {@link dev.georesolver.normalize.IdempotencyKey} hashes that string with
