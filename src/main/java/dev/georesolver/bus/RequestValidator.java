@@ -21,7 +21,7 @@ import java.util.regex.Pattern;
  */
 public final class RequestValidator {
 
-  /** The longest address accepted, characters. */
+  /** The longest address accepted, in characters (Unicode code points, so an emoji counts once). */
   public static final int MAX_ADDRESS_CHARS = 1000;
 
   private static final Set<String> FORWARD_FIELDS = Set.of("q", "address", "bbox", "intent", "budget_ms", "language");
@@ -99,7 +99,7 @@ public final class RequestValidator {
       components = components(address, problems);
       if (!components.isEmpty()) {
         text = joined(components);
-        if (text.length() > MAX_ADDRESS_CHARS) {
+        if (text.codePointCount(0, text.length()) > MAX_ADDRESS_CHARS) {
           problems.add(new FieldProblem("address", "must be at most " + MAX_ADDRESS_CHARS + " characters in all"));
         }
       }
@@ -134,8 +134,9 @@ public final class RequestValidator {
       problems.add(new FieldProblem(field, "must contain an address, not only spaces or punctuation"));
       return null;
     }
-    if (t.length() > MAX_ADDRESS_CHARS) {
-      problems.add(new FieldProblem(field, "must be at most " + MAX_ADDRESS_CHARS + " characters (got " + t.length() + ")"));
+    int chars = t.codePointCount(0, t.length());
+    if (chars > MAX_ADDRESS_CHARS) {
+      problems.add(new FieldProblem(field, "must be at most " + MAX_ADDRESS_CHARS + " characters (got " + chars + ")"));
       return null;
     }
     if (hasControlCharacter(t)) {
