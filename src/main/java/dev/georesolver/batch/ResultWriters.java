@@ -58,7 +58,7 @@ public final class ResultWriters {
   }
 
   /** A number as plain decimal text (never an exponent). */
-  static String plain(Number n) {
+  public static String plain(Number n) {
     if (n instanceof Double || n instanceof Float) {
       // The shortest decimal that reads back as the double, without an exponent; whole numbers keep ".0".
       String s = BigDecimal.valueOf(n.doubleValue()).stripTrailingZeros().toPlainString();
