@@ -79,7 +79,7 @@ final class CsvBatchReader implements BatchReader {
     List<Object> values = Collections.unmodifiableList(Arrays.asList(v));
     if (r.size() != width) {
       return BatchRow.invalid(index, values, "has " + r.size() + (r.size() == 1 ? " field" : " fields") + "; the header has "
-          + width + (r.size() > width ? " (a value holding '" + shown(delimiter) + "' must be in double quotes)" : ""));
+          + width + (r.size() > width ? " (a value holding '" + shown(delimiter) + "' not in double quotes?)" : ""));
     }
     return RowRequests.row(index, values, build(v));
   }

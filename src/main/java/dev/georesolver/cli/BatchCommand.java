@@ -46,8 +46,6 @@ final class BatchCommand implements Callable<Integer> {
 
   /** Requests in flight by default: the manifest's {@code batch.concurrency} default. */
   static final int DEFAULT_CONCURRENCY = 32;
-  /** Retries, against a server, of a row whose answer may come later (unreachable, 429, 502–504). */
-  static final int SERVER_RETRIES = 5;
   private static final long PLAIN_EVERY_MS = 5_000;
 
   /** How progress is shown. */
@@ -79,6 +77,11 @@ final class BatchCommand implements Callable<Integer> {
       description = "refuse an input of more rows (default ${DEFAULT-VALUE})")
   long maxRows;
 
+  @Option(names = "--retries", paramLabel = "N", defaultValue = "5",
+      description = "times a row whose answer may come later is asked again, with backoff: no answer in time (then the row "
+          + "is failed); with --server also unreachable, 429, 502-504 (then the run stops, resumable) (default ${DEFAULT-VALUE})")
+  int retries;
+
   @Option(names = "--progress", paramLabel = "auto|bar|lines|none", defaultValue = "auto",
       description = "a bar redrawn in place (auto: when standard error is a terminal), a line every 5 s (auto: otherwise), "
           + "or only the last line")
@@ -90,6 +93,8 @@ final class BatchCommand implements Callable<Integer> {
   @Mixin
   ResolverOptions where;
 
+  private Progress progress;
+
   BatchCommand(Cli.Context context) {
     this.context = context;
   }
@@ -99,6 +104,9 @@ final class BatchCommand implements Callable<Integer> {
     try {
       return run();
     } catch (CliException e) {
+      if (progress != null) {
+        progress.clear();
+      }
       context.err().println("georesolver: " + e.getMessage());
       return e.status();
     }
@@ -107,6 +115,9 @@ final class BatchCommand implements Callable<Integer> {
   private int run() throws CliException {
     if (concurrency < 1 || concurrency > 1024) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--concurrency must be in [1, 1024], got " + concurrency);
+    }
+    if (retries < 0 || retries > 20) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--retries must be in [0, 20], got " + retries);
     }
     if (maxRows < 1) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--max-rows must be positive, got " + maxRows);
@@ -117,6 +128,8 @@ final class BatchCommand implements Callable<Integer> {
     BatchRun.Plan plan = new BatchRun.Plan(input, output, f, concurrency, resume, request,
         BatchLimits.defaults().withMaxRows(maxRows));
     BatchRun.precheck(plan);
+    progress = newProgress();
+    progress.note("reading " + input + " …");
     BatchRun.Scan scan;
     try {
       scan = BatchRun.scan(input, plan.limits());
@@ -128,16 +141,18 @@ final class BatchCommand implements Callable<Integer> {
       throw new CliException(Exit.USAGE, input + ": " + e.getMessage());
     }
     BatchRun run = new BatchRun(plan, scan);
-    try (Resolver resolver = where.open(context, concurrency, SERVER_RETRIES)) {
+    progress.note(Progress.count(scan.rows()) + " rows (" + Progress.count(scan.invalid()) + " invalid) in " + input
+        + "; starting " + (where.server != null && !where.server.isBlank() ? "to ask " + where.server : "the resolver") + " …");
+    try (Resolver resolver = where.open(context, concurrency, retries)) {
       if (resolver instanceof EmbeddedResolver e && request.intent != null
           && !e.manifest().intentNames().contains(request.intent)) {
         throw new CliException(Exit.USAGE, "--intent must be one of " + String.join(", ", e.manifest().intentNames()));
       }
-      return execute(run, resolver, scan);
+      return execute(run, resolver);
     }
   }
 
-  private int execute(BatchRun run, Resolver resolver, BatchRun.Scan scan) throws CliException {
+  private int execute(BatchRun run, Resolver resolver) throws CliException {
     CountDownLatch reported = new CountDownLatch(1);
     Thread hook = new Thread(() -> {
       run.interrupt();
@@ -149,7 +164,6 @@ final class BatchCommand implements Callable<Integer> {
     }, "georesolver-batch-interrupt");
     Runtime.getRuntime().addShutdownHook(hook);
     try {
-      Progress progress = progress();
       BatchRun.Outcome o;
       try {
         o = run.run(resolver, progress);
@@ -203,7 +217,7 @@ final class BatchCommand implements Callable<Integer> {
     return sb.append(o.complete() ? " -> " + output : "").toString();
   }
 
-  private Progress progress() {
+  private Progress newProgress() {
     ProgressMode m = progressMode;
     if (m == ProgressMode.AUTO) {
       m = Terminal.stderrIsTerminal(context.env()) ? ProgressMode.BAR : ProgressMode.LINES;

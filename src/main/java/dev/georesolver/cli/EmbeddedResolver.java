@@ -6,14 +6,17 @@ import dev.georesolver.bus.FailureCode;
 import dev.georesolver.config.Manifest;
 import dev.georesolver.provider.Direction;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.eventbus.ReplyFailure;
 import io.vertx.core.json.JsonObject;
 
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * A resolver deployed in this process on the manifest, as {@code serve} deploys it, asked over the
@@ -29,22 +32,29 @@ final class EmbeddedResolver implements Resolver {
   /** How long past a request's budget to wait for the chain's reply, as the HTTP ingress does. */
   private static final long GRACE_MS = 250;
 
+  /** First wait before asking again after no answer in time, ms; doubled each time, jittered. */
+  private static final long RETRY_BASE_MS = 200;
+
   private final Vertx vertx;
   private final Manifest manifest;
   private final String manifestPath;
+  private final int retries;
 
-  private EmbeddedResolver(Vertx vertx, Manifest manifest, String manifestPath) {
+  private EmbeddedResolver(Vertx vertx, Manifest manifest, String manifestPath, int retries) {
     this.vertx = vertx;
     this.manifest = manifest;
     this.manifestPath = manifestPath;
+    this.retries = retries;
   }
 
   /**
    * Deploys the resolver and waits until it is ready. Blocks: call from the command's own thread.
    *
    * @param redisUrl the shared store, or null for the manifest's choice
+   * @param retries times a request that got no answer in time (the machine busier than the budget
+   *     allows) is asked again, after a jittered backoff from 200 ms, before it fails
    */
-  static EmbeddedResolver start(Manifest manifest, String manifestPath, String redisUrl, Map<String, String> env)
+  static EmbeddedResolver start(Manifest manifest, String manifestPath, String redisUrl, Map<String, String> env, int retries)
       throws CliException {
     Vertx vertx = Vertx.vertx(new VertxOptions().setAddressResolverOptions(ServeCommand.dnsOptions()));
     // One ingress on a free port (instances sharing port 0 would each try to bind the first one's port),
@@ -58,7 +68,7 @@ final class EmbeddedResolver implements Resolver {
       vertx.close().await();
       throw new CliException(Exit.UNAVAILABLE, "the in-process resolver did not start: " + e.getMessage());
     }
-    return new EmbeddedResolver(vertx, manifest, manifestPath);
+    return new EmbeddedResolver(vertx, manifest, manifestPath, retries);
   }
 
   /** The manifest it runs on. */
@@ -68,6 +78,28 @@ final class EmbeddedResolver implements Resolver {
 
   @Override
   public Future<JsonObject> resolve(Direction direction, JsonObject request, boolean batch) {
+    return attempt(direction, request, batch, 0);
+  }
+
+  private Future<JsonObject> attempt(Direction direction, JsonObject request, boolean batch, int n) {
+    return send(direction, request, batch).recover(t -> {
+      if (!late(t) || n >= retries) {
+        return Future.failedFuture(unanswered(t));
+      }
+      long base = RETRY_BASE_MS << Math.min(n, 6);
+      Promise<Void> wait = Promise.promise();
+      vertx.setTimer(base / 2 + ThreadLocalRandom.current().nextLong(base / 2 + 1), id -> wait.complete());
+      return wait.future().compose(v -> attempt(direction, request, batch, n + 1));
+    });
+  }
+
+  /** Whether the request got no answer in time (not a refusal, not an error): worth asking again. */
+  private static boolean late(Throwable t) {
+    return t instanceof ReplyException re && (re.failureType() == ReplyFailure.TIMEOUT
+        || (re.failureType() == ReplyFailure.RECIPIENT_FAILURE && re.failureCode() == FailureCode.DEADLINE_EXCEEDED.code()));
+  }
+
+  private Future<JsonObject> send(Direction direction, JsonObject request, boolean batch) {
     long budget = budgetMs(request);
     DeliveryOptions o = new DeliveryOptions()
         .setSendTimeout(budget + GRACE_MS)
@@ -76,9 +108,7 @@ final class EmbeddedResolver implements Resolver {
       o.addHeader(Addresses.PRIORITY_HEADER, Addresses.PRIORITY_BATCH);
     }
     String address = direction == Direction.FORWARD ? Addresses.RESOLVE : Addresses.REVERSE;
-    return vertx.eventBus().<JsonObject>request(address, request, o)
-        .map(Message::body)
-        .recover(t -> Future.failedFuture(unanswered(t)));
+    return vertx.eventBus().<JsonObject>request(address, request, o).map(Message::body);
   }
 
   /** The request's {@code budget_ms} capped by the manifest, else the manifest's default. */

@@ -46,6 +46,12 @@ abstract class Progress {
     show(c, now);
   }
 
+  /** Says what is happening before there is progress to show (reading the input, starting the resolver). */
+  abstract void note(String text);
+
+  /** Clears what {@link #update} or {@link #note} drew, so a message can follow on a line of its own. */
+  void clear() {}
+
   /** Clears what {@link #update} drew and prints the last line. */
   abstract void finish(String line);
 
@@ -120,7 +126,7 @@ abstract class Progress {
           @Override
           public void write(int b) {
             synchronized (lock) {
-              clear();
+              erase();
               err.write(b);
             }
           }
@@ -128,7 +134,7 @@ abstract class Progress {
           @Override
           public void write(byte[] b, int off, int len) {
             synchronized (lock) {
-              clear();
+              erase();
               err.write(b, off, len);
             }
           }
@@ -142,10 +148,26 @@ abstract class Progress {
       return this;
     }
 
-    private void clear() {
+    @Override
+    void clear() {
+      synchronized (lock) {
+        erase();
+      }
+    }
+
+    private void erase() {
       if (drawn) {
         err.print("\r\u001b[K");
         drawn = false;
+      }
+    }
+
+    @Override
+    void note(String text) {
+      synchronized (lock) {
+        err.print("\r" + Terminal.safe(text, width - 4) + "\u001b[K");
+        err.flush();
+        drawn = true;
       }
     }
 
@@ -156,8 +178,10 @@ abstract class Progress {
           return;
         }
         lastDraw = now;
-        // \r returns to the line's start; ESC [K erases what a longer line before left behind.
-        err.print("\r" + line(c, rate(now), width) + "\u001b[K");
+        // \r returns to the line's start; ESC [K erases what a longer line before left behind. Three
+        // columns stay free, so the terminal's echo of a Ctrl-C (^C) does not wrap onto a new line
+        // that the final line's \r could not reach.
+        err.print("\r" + line(c, rate(now), width - 2) + "\u001b[K");
         err.flush();
         drawn = true;
       }
@@ -189,7 +213,7 @@ abstract class Progress {
     @Override
     void finish(String line) {
       synchronized (lock) {
-        clear();
+        erase();
         err.print(line + "\n");
         err.flush();
         if (replaced != null) {
@@ -211,6 +235,11 @@ abstract class Progress {
       this.err = err;
       this.everyNs = everyMs * 1_000_000L;
       this.lastLine = nanos.getAsLong();
+    }
+
+    @Override
+    void note(String text) {
+      err.println("batch: " + text);
     }
 
     @Override
@@ -238,6 +267,9 @@ abstract class Progress {
       super(nanos);
       this.err = err;
     }
+
+    @Override
+    void note(String text) {}
 
     @Override
     void show(Counts c, long now) {}

@@ -12,6 +12,7 @@ import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -161,7 +162,12 @@ final class ProgressJournal implements Closeable {
   }
 
   private static FileLock lock(FileChannel ch, Path path) throws IOException, CliException {
-    FileLock lock = ch.tryLock();
+    FileLock lock;
+    try {
+      lock = ch.tryLock();
+    } catch (OverlappingFileLockException e) {
+      lock = null;
+    }
     if (lock == null) {
       ch.close();
       throw new CliException(Exit.USAGE, "another batch run is writing " + path + " (it is locked)");

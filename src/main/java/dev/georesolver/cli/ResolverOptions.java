@@ -34,7 +34,8 @@ final class ResolverOptions {
    * Opens the resolver these options name. Blocks while an in-process resolver starts.
    *
    * @param connections connections to keep to a server (a batch's concurrency)
-   * @param retries retries of an answer from a server that may succeed later
+   * @param retries times a request whose answer may come later (no answer in time; from a server:
+   *     unreachable, 429, 502–504) is asked again
    */
   Resolver open(Cli.Context context, int connections, int retries) throws CliException {
     // Standard output is the answer (or nothing, for a batch): the log keeps to standard error.
@@ -47,6 +48,6 @@ final class ResolverOptions {
       return r;
     }
     Manifest m = Manifests.load(manifest, context.env(), "");
-    return EmbeddedResolver.start(m, manifest, redis, context.env());
+    return EmbeddedResolver.start(m, manifest, redis, context.env(), retries);
   }
 }
