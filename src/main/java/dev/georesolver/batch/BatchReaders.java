@@ -124,9 +124,4 @@ public final class BatchReaders {
     return new BatchInputException(BatchInputException.Kind.NOT_TEXT,
         "the file is not UTF-8 text (a malformed byte sequence " + where + ")");
   }
-
-  static BatchInputException tooManyRows(BatchLimits limits) {
-    return new BatchInputException(BatchInputException.Kind.TOO_MANY_ROWS,
-        "the file has more than " + String.format(java.util.Locale.ROOT, "%,d", limits.maxRows()) + " rows");
-  }
 }

@@ -21,22 +21,18 @@ import java.util.Map;
  * and line breaks; records end in CRLF or LF; blank lines are skipped), through Commons CSV, one
  * record at a time.
  */
-final class CsvBatchReader implements BatchReader {
+final class CsvBatchReader extends CountingReader {
 
   private final RecordBoundReader in;
   private final CSVParser parser;
   private final Iterator<CSVRecord> records;
-  private final BatchLimits limits;
   private final char delimiter;
-  private final boolean bom;
   private final ColumnLayout layout;
-  private long rows;
 
   CsvBatchReader(Reader reader, char delimiter, boolean bom, BatchLimits limits) throws IOException, BatchInputException {
+    super(limits, bom);
     this.in = new RecordBoundReader(reader, limits.maxRecordChars());
     this.delimiter = delimiter;
-    this.bom = bom;
-    this.limits = limits;
     CSVFormat format = CSVFormat.RFC4180.builder().setDelimiter(delimiter).setIgnoreEmptyLines(true).get();
     this.parser = CSVParser.builder().setReader(in).setFormat(format).get();
     this.records = parser.iterator();
@@ -67,10 +63,7 @@ final class CsvBatchReader implements BatchReader {
     if (r == null) {
       return null;
     }
-    long index = rows++;
-    if (rows > limits.maxRows()) {
-      throw BatchReaders.tooManyRows(limits);
-    }
+    long index = nextIndex();
     int width = layout.names.size();
     Object[] v = new Object[width];
     for (int i = 0; i < Math.min(width, r.size()); i++) {
@@ -120,7 +113,7 @@ final class CsvBatchReader implements BatchReader {
   private BatchInputException translate(IOException e) throws IOException {
     long line = parser.getCurrentLineNumber();
     if (e instanceof RecordBoundReader.RecordTooLong) {
-      return new BatchInputException(BatchInputException.Kind.TOO_LARGE, "the record after row " + rows + " (near line " + line
+      return new BatchInputException(BatchInputException.Kind.TOO_LARGE, "the record after row " + rowsRead() + " (near line " + line
           + ") is longer than " + limits.maxRecordChars() + " characters: an unclosed double quote?");
     }
     if (e instanceof CharacterCodingException) {
@@ -130,7 +123,7 @@ final class CsvBatchReader implements BatchReader {
       // A failure of the stream itself, not of the text in it.
       throw e;
     }
-    return new BatchInputException(BatchInputException.Kind.MALFORMED, "malformed CSV after row " + rows + " (near line "
+    return new BatchInputException(BatchInputException.Kind.MALFORMED, "malformed CSV after row " + rowsRead() + " (near line "
         + line + "): " + e.getMessage());
   }
 
@@ -139,18 +132,8 @@ final class CsvBatchReader implements BatchReader {
   }
 
   @Override
-  public long rowsRead() {
-    return rows;
-  }
-
-  @Override
   public char delimiter() {
     return delimiter;
-  }
-
-  @Override
-  public boolean byteOrderMark() {
-    return bom;
   }
 
   @Override

@@ -19,19 +19,17 @@ import java.util.List;
  * element at hand is ever built. An element that is not an object is an invalid row; broken JSON
  * ends the file (nothing after it can be trusted to be where it seems).
  */
-final class JsonArrayBatchReader implements BatchReader {
+final class JsonArrayBatchReader extends CountingReader {
 
   private static final int MAX_DEPTH = 32;
 
   private final JsonParser parser;
-  private final BatchLimits limits;
-  private final boolean bom;
   private final JsonRows json;
-  private long rows;
   private long elementStart;
   private boolean ended;
 
   JsonArrayBatchReader(Reader reader, boolean bom, BatchLimits limits) throws IOException, BatchInputException {
+    super(limits, bom);
     JsonFactory factory = JsonFactory.builder()
         .streamReadConstraints(StreamReadConstraints.builder()
             .maxStringLength(limits.maxRecordChars())
@@ -39,8 +37,6 @@ final class JsonArrayBatchReader implements BatchReader {
             .build())
         .build();
     this.parser = factory.createParser(reader);
-    this.bom = bom;
-    this.limits = limits;
     this.json = new JsonRows(limits);
     JsonToken first = token();
     if (first != JsonToken.START_ARRAY) {
@@ -74,10 +70,7 @@ final class JsonArrayBatchReader implements BatchReader {
       }
       return null;
     }
-    long index = rows++;
-    if (rows > limits.maxRows()) {
-      throw BatchReaders.tooManyRows(limits);
-    }
+    long index = nextIndex();
     elementStart = parser.currentTokenLocation().getCharOffset();
     Object value;
     try {
@@ -131,7 +124,7 @@ final class JsonArrayBatchReader implements BatchReader {
   private void bounded() throws BatchInputException {
     if (parser.currentLocation().getCharOffset() - elementStart > limits.maxRecordChars()) {
       throw new BatchInputException(BatchInputException.Kind.TOO_LARGE,
-          "element " + rows + " of the array is longer than " + limits.maxRecordChars() + " characters");
+          "element " + rowsRead() + " of the array is longer than " + limits.maxRecordChars() + " characters");
     }
   }
 
@@ -141,35 +134,20 @@ final class JsonArrayBatchReader implements BatchReader {
     } catch (JsonProcessingException e) {
       throw translate(e);
     } catch (CharacterCodingException e) {
-      throw BatchReaders.notUtf8("after row " + rows);
+      throw BatchReaders.notUtf8("after row " + rowsRead());
     }
   }
 
   private BatchInputException translate(JsonProcessingException e) {
     if (e instanceof StreamConstraintsException) {
-      return new BatchInputException(BatchInputException.Kind.TOO_LARGE, "after row " + rows + ": " + e.getOriginalMessage());
+      return new BatchInputException(BatchInputException.Kind.TOO_LARGE, "after row " + rowsRead() + ": " + e.getOriginalMessage());
     }
     var at = e.getLocation();
     return malformed(at == null ? "not JSON" : "not JSON at line " + at.getLineNr() + ", column " + at.getColumnNr());
   }
 
   private BatchInputException malformed(String what) {
-    return new BatchInputException(BatchInputException.Kind.MALFORMED, "malformed JSON array after row " + rows + ": " + what);
-  }
-
-  @Override
-  public long rowsRead() {
-    return rows;
-  }
-
-  @Override
-  public char delimiter() {
-    return ',';
-  }
-
-  @Override
-  public boolean byteOrderMark() {
-    return bom;
+    return new BatchInputException(BatchInputException.Kind.MALFORMED, "malformed JSON array after row " + rowsRead() + ": " + what);
   }
 
   @Override

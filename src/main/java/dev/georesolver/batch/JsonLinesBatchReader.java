@@ -9,21 +9,17 @@ import java.nio.charset.CharacterCodingException;
 import java.util.List;
 
 /** JSON Lines: one JSON object a line; blank lines skipped; a line that is not JSON is an invalid row. */
-final class JsonLinesBatchReader implements BatchReader {
+final class JsonLinesBatchReader extends CountingReader {
 
   private final Reader reader;
   private final LineReader lines;
-  private final BatchLimits limits;
-  private final boolean bom;
   private final JsonRows json;
-  private long rows;
   private long lineNo;
 
   JsonLinesBatchReader(Reader reader, boolean bom, BatchLimits limits) {
+    super(limits, bom);
     this.reader = reader;
     this.lines = new LineReader(reader, limits.maxRecordChars());
-    this.bom = bom;
-    this.limits = limits;
     this.json = new JsonRows(limits);
   }
 
@@ -46,10 +42,7 @@ final class JsonLinesBatchReader implements BatchReader {
         return null;
       }
     } while (line.isBlank());
-    long index = rows++;
-    if (rows > limits.maxRows()) {
-      throw BatchReaders.tooManyRows(limits);
-    }
+    long index = nextIndex();
     Object value;
     try {
       value = Json.decodeValue(line);
@@ -74,21 +67,6 @@ final class JsonLinesBatchReader implements BatchReader {
     } catch (CharacterCodingException e) {
       throw BatchReaders.notUtf8("on line " + (lineNo + 1));
     }
-  }
-
-  @Override
-  public long rowsRead() {
-    return rows;
-  }
-
-  @Override
-  public char delimiter() {
-    return ',';
-  }
-
-  @Override
-  public boolean byteOrderMark() {
-    return bom;
   }
 
   @Override

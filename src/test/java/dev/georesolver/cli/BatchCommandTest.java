@@ -89,7 +89,7 @@ class BatchCommandTest {
         "resolved");
     CSVRecord first = rows.get(1);
     assertThat(first.get(1)).isEqualTo("10 Downing St,\nLondon");
-    JsonObject expected = StandInAnswer.forward("10 Downing St,, London");
+    JsonObject expected = StandIn.expected("10 Downing St,, London");
     assertThat(first.get(4)).isEqualTo(expected.getString("lon"));
     assertThat(first.get(5)).isEqualTo(expected.getString("lat"));
     assertThat(first.get(7)).isEqualTo("exact");
@@ -106,7 +106,8 @@ class BatchCommandTest {
   void formats() throws Exception {
     Path in = file("good.jsonl", "{\"ref\": \"a\", \"address\": \"1 Main St\"}\n{\"ref\": \"b\", \"lat\": 52.52, \"lon\": 13.405}\n");
     Path nd = dir.resolve("good.ndjson");
-    assertThat(batch(in.toString(), "-o", nd.toString()).status()).isEqualTo(Exit.OK);
+    CliRun.Result r = batch(in.toString(), "-o", nd.toString());
+    assertThat(r.status()).as(r.toString()).isEqualTo(Exit.OK);
     List<String> lines = Files.readAllLines(nd);
     assertThat(lines).hasSize(2);
     assertThat(new JsonObject(lines.get(0)).getString("ref")).isEqualTo("a");

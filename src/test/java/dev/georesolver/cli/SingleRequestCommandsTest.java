@@ -59,7 +59,7 @@ class SingleRequestCommandsTest {
     void resolved() {
       CliRun.Result r = CliRun.run("geocode", "--manifest", manifest.toString(), "10 Downing St,", "London");
       assertThat(r.status()).as(r.toString()).isEqualTo(Exit.OK);
-      JsonObject expected = StandInAnswer.forward("10 Downing St, London");
+      JsonObject expected = StandIn.expected("10 Downing St, London");
       assertThat(r.out()).startsWith("resolved    " + expected.getValue("lat") + ", " + expected.getValue("lon")
           + "  (lat, lon, EPSG:4326)\n");
       assertThat(r.out()).contains("\nclaim       exact, from stand_in, confidence 0.95\n").contains("\nattempts    stand_in hit ");
