@@ -179,7 +179,7 @@ final class BatchCommand implements Callable<Integer> {
         context.err().println("georesolver: fix that and run the same command with --resume to continue");
         return o.fatal().exitStatus();
       }
-      if (o.interrupted() || !o.complete()) {
+      if (!o.complete()) {
         context.err().println("georesolver: run the same command with --resume to continue");
         return Exit.INTERRUPTED;
       }

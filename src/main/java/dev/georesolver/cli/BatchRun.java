@@ -251,7 +251,8 @@ final class BatchRun {
         lastMarkNs = now;
       }
       progress.update(new Progress.Counts(scan.rows(), nextToWrite, resolved, refused + invalid + failed, doneAtStart));
-      if (next == null && inFlight.isEmpty() && ready.isEmpty() && !stopping) {
+      // Every row sent and written: done, even if an interrupt came at the very end.
+      if (next == null && inFlight.isEmpty() && ready.isEmpty() && fatal == null) {
         mark(writer, out, journal);
         return true;
       }
