@@ -93,6 +93,21 @@ public final class Addresses {
   public static final String TRACE_HEADER = "x-trace-id";
 
   /**
+   * Header on a {@link #RESOLVE} or {@link #REVERSE} request naming its traffic class:
+   * {@value #PRIORITY_BATCH} for a row of a batch job; absent (or {@value #PRIORITY_LIVE}) for live
+   * traffic. Senders: batch drivers (the command line's {@code batch}, the batch verticle). The
+   * chain does not read it yet; the rule it is for: tiers serve live traffic first, and batch
+   * attempts use at most {@code batch.max_share} of a tier's rate limit and connections.
+   */
+  public static final String PRIORITY_HEADER = "x-priority";
+
+  /** {@link #PRIORITY_HEADER} value of a batch row. */
+  public static final String PRIORITY_BATCH = "batch";
+
+  /** {@link #PRIORITY_HEADER} value of live traffic (the same as no header). */
+  public static final String PRIORITY_LIVE = "live";
+
+  /**
    * The milliseconds left that a message carries in {@link #DEADLINE_HEADER}; 0 (spent) when the
    * header is missing or not a number.
    */

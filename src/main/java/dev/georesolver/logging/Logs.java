@@ -1,7 +1,12 @@
 package dev.georesolver.logging;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.joran.JoranConfigurator;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.Appender;
+import ch.qos.logback.core.ConsoleAppender;
 import ch.qos.logback.core.joran.spi.JoranException;
 import ch.qos.logback.core.status.Status;
 import org.slf4j.ILoggerFactory;
@@ -9,6 +14,7 @@ import org.slf4j.LoggerFactory;
 
 import java.net.URL;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -111,6 +117,34 @@ public final class Logs {
     }
     Format f = value == null || value.isBlank() ? Format.TEXT : Format.parse(value.trim());
     return new Choice(f, rest.toArray(String[]::new));
+  }
+
+  /**
+   * For a command whose standard output is its answer ({@code geocode}, {@code batch}, …): the log
+   * goes to standard error, and, unless {@code GEO_LOG_LEVEL} says otherwise, only warnings and
+   * errors (a batch of a million rows must not print a line per fallback). The format stays as
+   * chosen. Does nothing under the operator's own {@code -Dlogback.configurationFile} or another
+   * SLF4J backend. Call from the command's thread before it starts anything that logs.
+   */
+  public static void toStandardError(Map<String, String> env) {
+    if (System.getProperty("logback.configurationFile") != null
+        || !(LoggerFactory.getILoggerFactory() instanceof LoggerContext ctx)) {
+      return;
+    }
+    String level = env.get("GEO_LOG_LEVEL");
+    boolean quiet = level == null || level.isBlank();
+    for (Logger logger : ctx.getLoggerList()) {
+      for (Iterator<Appender<ILoggingEvent>> it = logger.iteratorForAppenders(); it.hasNext(); ) {
+        if (it.next() instanceof ConsoleAppender<ILoggingEvent> console && !"System.err".equals(console.getTarget())) {
+          console.stop();
+          console.setTarget("System.err");
+          console.start();
+        }
+      }
+      if (quiet && logger.getLevel() != null && !logger.getLevel().isGreaterOrEqual(Level.WARN)) {
+        logger.setLevel(Level.WARN);
+      }
+    }
   }
 
   /**

@@ -36,6 +36,27 @@ class LogsTest {
   }
 
   @Test
+  @DisplayName("for a command whose output is its answer: console logs to standard error, INFO and below quietened unless GEO_LOG_LEVEL is set")
+  void toStandardError() {
+    LoggerContext ctx = (LoggerContext) org.slf4j.LoggerFactory.getILoggerFactory();
+    Logger chatty = ctx.getLogger("dev.georesolver.logs-test.chatty");
+    chatty.setLevel(Level.INFO);
+    Logger kept = ctx.getLogger("dev.georesolver.logs-test.kept");
+    Logs.toStandardError(Map.of());
+    assertThat(chatty.getLevel()).isEqualTo(Level.WARN);
+    java.util.List<String> targets = new java.util.ArrayList<>();
+    ctx.getLoggerList().forEach(l -> l.iteratorForAppenders().forEachRemaining(a -> {
+      if (a instanceof ch.qos.logback.core.ConsoleAppender<?> c) {
+        targets.add(c.getTarget());
+      }
+    }));
+    assertThat(targets).isNotEmpty().containsOnly("System.err");
+    kept.setLevel(Level.DEBUG);
+    Logs.toStandardError(Map.of("GEO_LOG_LEVEL", "DEBUG"));
+    assertThat(kept.getLevel()).isEqualTo(Level.DEBUG);
+  }
+
+  @Test
   @DisplayName("an unknown format or a missing value is refused naming the flag")
   void refusesBadValues() {
     assertThatThrownBy(() -> Logs.choose(new String[] {"--log-format", "xml"}, Map.of()))

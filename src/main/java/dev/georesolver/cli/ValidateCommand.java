@@ -1,0 +1,48 @@
+package dev.georesolver.cli;
+
+import dev.georesolver.config.Manifest;
+import dev.georesolver.config.TierConfig;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+import java.util.concurrent.Callable;
+
+/**
+ * {@code georesolver validate [manifest]}: checks a manifest as {@code serve} would at start, for a
+ * GitOps repository's CI step. Exit 0 with the revision and the ladder on standard output, or 2 with
+ * every problem listed (each with its path) on standard error. Tiers whose credential is not in
+ * this environment are reported as left out, not as problems: CI rarely holds production secrets.
+ */
+@Command(name = "validate", mixinStandardHelpOptions = true, versionProvider = Cli.Version.class,
+    description = {"Checks a manifest as serve would at start: exit 0 if it is valid, 2 with every problem listed.",
+        "Tiers whose credential is unset here are reported as left out, not as problems."})
+final class ValidateCommand implements Callable<Integer> {
+
+  private final Cli.Context context;
+
+  @Parameters(index = "0", arity = "0..1", paramLabel = "MANIFEST",
+      description = "the manifest file (default: GEO_MANIFEST, else conf/manifest.yaml)")
+  String file;
+
+  ValidateCommand(Cli.Context context) {
+    this.context = context;
+  }
+
+  @Override
+  public Integer call() {
+    String path = file != null ? file : context.env().getOrDefault("GEO_MANIFEST", "conf/manifest.yaml");
+    Manifest m;
+    try {
+      m = Manifests.load(path, context.env(), "");
+    } catch (CliException e) {
+      context.err().println("georesolver: " + e.getMessage());
+      return e.status();
+    }
+    var out = context.out();
+    out.println(path + ": valid (revision " + m.revision() + ")");
+    out.println("  ladder: " + String.join(" > ", m.enabledTiers().stream().map(TierConfig::name).toList()));
+    m.disabledTiers().forEach((name, why) -> out.println("  left out here: " + name + " (" + why + ")"));
+    out.println("  intents: " + String.join(", ", m.intentNames()) + " (default " + m.defaultIntent() + ")");
+    return Exit.OK;
+  }
+}
