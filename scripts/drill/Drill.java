@@ -28,7 +28,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Sends steady synthetic load — distinct addresses and a small set of repeated ones — to
  * {@code GET /v1/geocode} through three phases: <b>before</b>; <b>during</b>, with tier 1's breaker
  * forced open ({@code POST /admin/tiers/<tier>/force-open}); <b>after</b>, released
- * ({@code POST /admin/tiers/<tier>/release}). For each phase it prints the latency percentiles seen
+ * ({@code POST /admin/tiers/<tier>/release}). A request counts in a phase only when it was wholly
+ * inside it (sent after the command that began it was answered, answered before the next was
+ * sent). For each phase it prints the latency percentiles seen
  * by the client (the failover latency, during), the routing distribution (share of answers per
  * {@code resolution_source}, and of the answers walked rather than replayed) and the confidence
  * distribution; then it checks that tier 1 served no walked answer while forced open and that
@@ -52,8 +54,12 @@ public final class Drill {
         -H 'NAME: VALUE'   a header sent with the admin commands (for an admin key), repeatable
       """;
 
-  /** One answer as the drill saw it. */
-  record Seen(String phase, double ms, String status, String source, Double confidence, boolean walked) {}
+  /** One answer as the drill saw it: sent at {@code sentNs}, answered at {@code doneNs} (System.nanoTime). */
+  record Seen(long sentNs, long doneNs, String status, String source, Double confidence, boolean walked) {
+    double ms() {
+      return (doneNs - sentNs) / 1e6;
+    }
+  }
 
   public static void main(String[] args) throws Exception {
     Options o;
@@ -77,8 +83,12 @@ public final class Drill {
   private final AtomicLong counter = new AtomicLong();
   private final AtomicLong notSent = new AtomicLong();
   private final String run = Long.toString(System.currentTimeMillis() % 1_000_000, 36);
-  private volatile String phase = "before";
   private volatile boolean forced;
+  /** When the force was sent and answered, the release sent and answered (System.nanoTime). */
+  private long forceSent;
+  private long forceDone;
+  private long releaseSent;
+  private long releaseDone;
 
   private Drill(Options o) {
     this.o = o;
@@ -120,15 +130,17 @@ public final class Drill {
     pacer.start();
     try {
       Thread.sleep(o.seconds * 1000L);
+      forceSent = System.nanoTime();
       String state = command(tier, "force-open");
+      forceDone = System.nanoTime();
       forced = true;
       System.out.printf(Locale.ROOT, "forced %s open (state %s)%n", tier, state);
-      phase = "during";
       Thread.sleep(o.seconds * 1000L);
+      releaseSent = System.nanoTime();
       state = command(tier, "release");
+      releaseDone = System.nanoTime();
       forced = false;
       System.out.printf(Locale.ROOT, "released %s (state %s)%n%n", tier, state);
-      phase = "after";
       Thread.sleep(o.seconds * 1000L);
     } catch (CommandFailed e) {
       System.err.println("drill: " + e.getMessage());
@@ -160,11 +172,10 @@ public final class Drill {
         notSent.incrementAndGet();
         continue;
       }
-      String p = phase;
       String address = address();
       workers.execute(() -> {
         try {
-          seen.add(resolve(p, address));
+          seen.add(resolve(address));
         } finally {
           inFlight.release();
         }
@@ -183,22 +194,22 @@ public final class Drill {
     return repeated ? (1 + r.nextInt(o.pool)) + " Repeat Avenue, Drilltown" : n + " Drill Street, Run " + run;
   }
 
-  private Seen resolve(String p, String address) {
+  private Seen resolve(String address) {
     long t0 = System.nanoTime();
     try {
       HttpResponse<String> res = http.send(HttpRequest.newBuilder(URI.create(o.url + "/v1/geocode?q="
               + URLEncoder.encode(address, StandardCharsets.UTF_8))).timeout(Duration.ofSeconds(15)).GET().build(),
           HttpResponse.BodyHandlers.ofString());
-      double ms = (System.nanoTime() - t0) / 1e6;
+      long t1 = System.nanoTime();
       if (res.statusCode() != 200) {
-        return new Seen(p, ms, "http_" + res.statusCode(), null, null, false);
+        return new Seen(t0, t1, "http_" + res.statusCode(), null, null, false);
       }
       Map<String, Object> j = Json.object(res.body());
       boolean walked = !Boolean.TRUE.equals(j.get("replayed")) && !Boolean.TRUE.equals(j.get("coalesced"));
-      return new Seen(p, ms, String.valueOf(j.get("status")), (String) j.get("resolution_source"),
+      return new Seen(t0, t1, String.valueOf(j.get("status")), (String) j.get("resolution_source"),
           j.get("confidence") instanceof Number n ? n.doubleValue() : null, walked);
     } catch (Exception e) {
-      return new Seen(p, (System.nanoTime() - t0) / 1e6, "error", null, null, false);
+      return new Seen(t0, System.nanoTime(), "error", null, null, false);
     }
   }
 
@@ -232,8 +243,16 @@ public final class Drill {
     List<String> phases = List.of("before", "during", "after");
     Map<String, List<Seen>> by = new LinkedHashMap<>();
     phases.forEach(p -> by.put(p, new ArrayList<>()));
+    long straddling = 0;
     synchronized (seen) {
-      seen.forEach(s -> by.get(s.phase()).add(s));
+      for (Seen s : seen) {
+        String p = phaseOf(s);
+        if (p == null) {
+          straddling++;
+        } else {
+          by.get(p).add(s);
+        }
+      }
     }
     System.out.printf(Locale.ROOT, "%-7s %8s %7s %8s %8s %8s %8s %9s%n", "phase", "requests", "errors", "p50 ms", "p90 ms", "p99 ms", "walked", "replayed");
     for (String p : phases) {
@@ -267,9 +286,16 @@ public final class Drill {
       System.out.println(line);
     }
     System.out.println();
+    if (straddling > 0) {
+      System.out.printf(Locale.ROOT, "note: %d request%s in flight while the breaker was switched %s not counted%n", straddling,
+          straddling == 1 ? "" : "s", straddling == 1 ? "is" : "are");
+    }
     if (notSent.get() > 0) {
-      System.out.printf(Locale.ROOT, "note: %d requests were not sent (all %d in flight): the resolver was slower than the rate%n%n",
-          notSent.get(), o.concurrency);
+      System.out.printf(Locale.ROOT, "note: %d request%s not sent (all %d in flight): the resolver was slower than the rate%n",
+          notSent.get(), notSent.get() == 1 ? " was" : "s were", o.concurrency);
+    }
+    if (straddling > 0 || notSent.get() > 0) {
+      System.out.println();
     }
 
     double before = walkedShare(by.get("before"), tier);
@@ -294,6 +320,21 @@ public final class Drill {
           tier, pct(after), pct(before));
     }
     return exit;
+  }
+
+  /**
+   * The phase a request belongs to: wholly before the force was sent, wholly between the force's
+   * answer and the release being sent, or sent after the release was answered; null for a request in
+   * flight while the breaker was being switched (it may have met either state).
+   */
+  private String phaseOf(Seen s) {
+    if (s.doneNs() < forceSent) {
+      return "before";
+    }
+    if (s.sentNs() > forceDone && s.doneNs() < releaseSent) {
+      return "during";
+    }
+    return s.sentNs() > releaseDone ? "after" : null;
   }
 
   private static String sourceOf(Seen s) {

@@ -194,22 +194,21 @@
       li.dataset.tier = t.tier;
       li.dataset.state = t.state || 'unreachable';
       li.appendChild(el('div', 'rung-no', i + 1));
-      const body = el('div', 'rung-body');
-      const name = el('div', 'rung-name', t.tier);
+      // A long name may wrap after an underscore, dash or dot (a zero-width space there).
+      const name = el('div', 'rung-name', String(t.tier).replace(/([_.-])/g, '$1\u200b'));
       name.title = t.tier;
-      body.appendChild(name);
+      li.appendChild(name);
+      const meta = el('div', 'rung-meta');
+      meta.appendChild(el('span', 'state', STATE_LABELS[t.state] || t.state || 'unknown'));
       const typical = t.typical_ms === undefined || t.typical_ms === null ? '' : ' · ' + t.typical_ms + ' ms typical';
-      body.appendChild(el('div', 'rung-sub muted', (t.claim || '?') + ' · ' + (t.adapter || '?') + typical));
-      li.appendChild(body);
-      const right = el('div', 'rung-right');
-      right.appendChild(el('div', 'state', STATE_LABELS[t.state] || t.state || 'unknown'));
+      meta.appendChild(el('span', 'rung-sub muted', (t.claim || '?') + ' · ' + (t.adapter || '?') + typical));
+      li.appendChild(meta);
       const share = el('div', 'share');
       const sw = el('span', 'swatch');
       sw.style.backgroundColor = colorOf(t.tier);
       share.appendChild(sw);
       share.appendChild(document.createTextNode(w ? pct((w.routing_share || {})[t.tier] || 0) : '–'));
-      right.appendChild(share);
-      li.appendChild(right);
+      li.appendChild(share);
       list.appendChild(li);
     });
     byId('refusal-share').textContent = w ? pct(w.refusal_rate) : '–';
@@ -262,11 +261,12 @@
 
   function timeAxis(svg, f, endMs, spanS) {
     const w = f.width - f.left - f.right;
-    const step = spanS > 150 ? 60 : spanS > 90 ? 30 : 15;
+    // A label every 15, 30, 60 or 120 s, whichever keeps them at least 70 px apart.
+    const step = [15, 30, 60, 120, 300].find(st => w * st / spanS >= 70) || spanS;
     for (let s = 0; s <= spanS; s += step) {
       const x = f.left + w * (1 - s / spanS);
-      svg.appendChild(svgEl('text', { x, y: f.height - 5, class: 'axis', 'text-anchor': s === 0 ? 'end' : 'middle' },
-        s === 0 ? 'now' : s % 60 === 0 ? '−' + s / 60 + ' min' : '−' + s + ' s'));
+      const label = s === 0 ? 'now' : spanS > 90 ? '−' + Math.floor(s / 60) + ':' + String(s % 60).padStart(2, '0') : '−' + s + ' s';
+      svg.appendChild(svgEl('text', { x, y: f.height - 5, class: 'axis', 'text-anchor': s === 0 ? 'end' : 'middle' }, label));
     }
     return t => f.left + w * (1 - (endMs - t) / (spanS * 1000));
   }
@@ -323,7 +323,7 @@
         }
         svg.appendChild(svgEl('path', { d: upper + lower + 'Z', fill: colorOf(name), 'fill-opacity': 0.85, 'data-series': name }));
       });
-      byId('routing-span').textContent = 'share of answers by rung, last ' + (spanS >= 120 ? spanS / 60 + ' min' : spanS + ' s');
+      byId('routing-span').textContent = 'share of answers by rung, last ' + (spanS > 90 ? Math.floor(spanS / 60) + ':' + String(spanS % 60).padStart(2, '0') + ' min' : spanS + ' s');
     }
     renderLegend(names);
   }

@@ -35,7 +35,7 @@ class RulesTest {
   void rulesAreValid() throws Exception {
     Tools.Result r = promtool("check", "rules", "conf/prometheus/alerts.yml");
     assertThat(r.exit()).as(r.output()).isZero();
-    assertThat(r.output()).contains("SUCCESS: 10 rules found");
+    assertThat(r.output()).contains("SUCCESS: 11 rules found");
   }
 
   @Test
