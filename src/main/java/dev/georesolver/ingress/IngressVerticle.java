@@ -23,9 +23,9 @@ import java.lang.management.ManagementFactory;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The HTTP face: routing, input validation and budget parsing; each route a small
- * handler; the operator's routes ({@link AdminRoutes}). Talks to the rest only over the event bus. Several instances may share the port; they
- * share its connection cap too.
+ * The HTTP face: routing, input validation and budget parsing; each route a small handler; the
+ * operator's routes ({@link AdminRoutes}). Talks to the rest only over the event bus. Several
+ * instances may share the port; they share its connection cap too.
  *
  * <p>The server speaks HTTP/1.1 and holds clients to {@link ServerLimits}: connections are counted
  * and deadlined from the moment they are accepted ({@link ConnectionGuard}), and every request the

@@ -15,6 +15,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
 import java.time.Duration;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -195,7 +196,7 @@ public final class Metrics {
         refused += n;
       }
     }
-    return new Reading(bySource, refused, (long) replayed.count(), (long) coalesced.count(),
+    return new Reading(Collections.unmodifiableMap(bySource), refused, (long) replayed.count(), (long) coalesced.count(),
         histogram(forwardTimer.takeSnapshot(), reverseTimer.takeSnapshot()));
   }
 
