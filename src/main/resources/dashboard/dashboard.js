@@ -256,7 +256,7 @@
     const height = Math.max(60, box.clientHeight);
     svg.setAttribute('viewBox', '0 0 ' + width + ' ' + height);
     clear(svg);
-    return { width, height, left: 46, right: 10, top: 8, bottom: 22 };
+    return { width, height, left: 52, right: 12, top: 10, bottom: 26 };
   }
 
   function timeAxis(svg, f, endMs, spanS) {
