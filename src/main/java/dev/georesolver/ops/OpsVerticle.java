@@ -28,26 +28,22 @@ import java.util.Optional;
  */
 public final class OpsVerticle extends VerticleBase {
 
+  /** Milliseconds between snapshots. */
+  public static final long TICK_MS = 1000;
+
   private final Manifest manifest;
   private final Metrics metrics;
   private final Clock clock;
-  private final long tickMs;
   private LadderBoard ladder;
   private ReconcileBoard reconcile;
   private TrafficRollup traffic;
   private long timer = -1;
 
-  /** An ops verticle taking a snapshot every second. */
+  /** @param clock the wall clock snapshots are stamped with (their rates are per second of it) */
   public OpsVerticle(Manifest manifest, Metrics metrics, Clock clock) {
-    this(manifest, metrics, clock, 1000);
-  }
-
-  /** @param tickMs milliseconds between snapshots (rates are still per second of wall clock) */
-  OpsVerticle(Manifest manifest, Metrics metrics, Clock clock, long tickMs) {
     this.manifest = manifest;
     this.metrics = metrics;
     this.clock = clock;
-    this.tickMs = tickMs;
   }
 
   @Override
@@ -63,7 +59,7 @@ public final class OpsVerticle extends VerticleBase {
         bus.consumer(Addresses.OPS_STATE, m -> m.reply(hello())).completion()));
     return Future.all(ready).compose(v -> seedStatuses()).onSuccess(v -> {
       traffic.tick(metrics.reading(), clock.millis());
-      timer = vertx.setPeriodic(tickMs, id -> tick());
+      timer = vertx.setPeriodic(TICK_MS, id -> tick());
     });
   }
 
