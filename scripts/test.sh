@@ -8,9 +8,12 @@
 #                   a Prometheus daemon through its init script; only the static promtool is needed)
 #   docker-compose  `docker-compose config` validates docker-compose.yml (no Docker engine needed);
 #                   Debian's docker-compose package, as root
-#   node, npm       the real npm clients the compatibility tests drive (src/test/js/package.json,
-#                   pinned by its lockfile) are installed with npm ci into target/npm whenever they
-#                   are missing or the lockfile changed; Node.js and npm from Debian when absent
+#   node, npm       the real npm clients the compatibility tests drive and playwright-core for the
+#                   dashboard's browser test (src/test/js/package.json, pinned by its lockfile) are
+#                   installed with npm ci into target/npm whenever they are missing or the lockfile
+#                   changed; Node.js and npm from Debian when absent (playwright-core needs Node 20+)
+#   chromium        the dashboard's browser test drives /usr/bin/chromium headless; Debian's
+#                   chromium package, as root
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -67,6 +70,16 @@ if [ ! -d "$JS_DIR/node_modules" ] || ! cmp -s src/test/js/package-lock.json "$J
   rm -rf "$JS_DIR" && mkdir -p "$JS_DIR"
   cp src/test/js/package.json src/test/js/package-lock.json "$JS_DIR/"
   (cd "$JS_DIR" && npm ci --no-audit --no-fund --loglevel=error) || { echo "test.sh: npm ci failed in $JS_DIR" >&2; exit 1; }
+fi
+
+node_major=$(node -p 'process.versions.node.split(".")[0]')
+if [ "$node_major" -lt 20 ]; then
+  echo "test.sh: Node.js $(node --version) is too old for playwright-core (the dashboard's browser test); install Node.js 20 or later." >&2
+  exit 1
+fi
+
+if [ ! -x /usr/bin/chromium ]; then
+  apt_install chromium "Chromium (/usr/bin/chromium, for the dashboard's browser test)" chromium
 fi
 
 exec mvn -B test "$@"

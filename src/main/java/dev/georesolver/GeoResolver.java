@@ -10,6 +10,7 @@ import dev.georesolver.crs.CrsCatalog;
 import dev.georesolver.deadline.Ticker;
 import dev.georesolver.ingress.IngressVerticle;
 import dev.georesolver.metrics.Metrics;
+import dev.georesolver.ops.OpsVerticle;
 import dev.georesolver.tier.Backoff;
 import dev.georesolver.tier.LocalAdapterFactory;
 import dev.georesolver.tier.TierSpec;
@@ -33,7 +34,8 @@ import java.util.random.RandomGenerator;
 /**
  * The resolver as one verticle: its {@code start} deploys every part as its child, in dependency
  * order — dedupe, the cached index when a rung reads it, one verticle per tier, the chain
- * instances, then ingress — so nothing takes traffic before what it talks to is listening.
+ * instances, the ops verticle (the operator's live view), then ingress — so nothing takes traffic
+ * before what it talks to is listening.
  *
  * <p>A part that fails to start undeploys the parts started before it (last first) and fails the
  * start, so a failed deploy leaves nothing running and no port open. Undeploying this verticle
@@ -147,6 +149,7 @@ public final class GeoResolver extends VerticleBase {
     }
     return deployed
         .compose(v -> children(() -> new ChainVerticle(manifest, o.clock(), o.ticker(), metrics, index), o.chainInstances()))
+        .compose(v -> child(new OpsVerticle(manifest, metrics, o.clock())))
         .compose(v -> ingress())
         .onSuccess(v -> log.info("georesolver listening on port {} (manifest {}, ladder {})", port, manifest.revision(),
             manifest.enabledTiers().stream().map(TierConfig::name).toList()))

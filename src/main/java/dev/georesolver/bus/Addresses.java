@@ -39,15 +39,57 @@ public final class Addresses {
 
   /**
    * Breaker transitions, publish. Sender: each tier verticle. Body JSON
-   * {@code {"tier", "from", "to", "at", "reason"}} with states {@code closed|open|half_open}.
+   * {@code {"tier", "from", "to", "at", "reason"}} with states
+   * {@code closed|open|half_open|forced_open|forced_closed} ({@code at} an ISO-8601 instant; reasons
+   * as {@code TierBreaker.Transition} lists them, {@code force_open}, {@code force_closed} and
+   * {@code release} for an operator's commands).
    */
   public static final String BREAKER_EVENTS = "geocode.breaker";
 
   /**
    * Tier latency statistics, publish. Sender: each tier verticle when its observed median changes.
-   * Body JSON {@code {"tier", "typical_ms", "state"}}. Chains keep a view for admission and reserves.
+   * Body JSON: the tier's status, as {@link #tierStatus} answers it. Chains keep a view for
+   * admission and reserves; the ops verticle for the dashboard.
    */
   public static final String TIER_STATS = "geocode.tier.stats";
+
+  /**
+   * The operator's feed, publish. Sender: the ops verticle only. Body JSON with a {@code type}:
+   * <ul>
+   *   <li>{@code snapshot}, once a second: {@code {"type", "at_ms", "second": {"requests",
+   *       "routing": {source: answers}, "refused", "replayed"}, "window": {"seconds", "requests_per_s",
+   *       "refusal_rate", "replayed_share", "routing_share": {source: 0..1}, "latency_ms": {"p50",
+   *       "p90", "p99"}}, "tiers": [status, …]}} — {@code second} counts the results delivered in
+   *       the last second, {@code window} the last {@code seconds}; latency in milliseconds, null
+   *       when nothing was delivered;
+   *   <li>{@code breaker}: a {@link #BREAKER_EVENTS} transition with {@code "type"} added;
+   *   <li>{@code reconcile} and {@code correction}: relayed from {@link #RECONCILE_EVENTS}.
+   * </ul>
+   */
+  public static final String OPS_EVENTS = "geocode.ops.events";
+
+  /**
+   * The operator's picture now, request/reply. Sender: the ingress, when a dashboard connects. Body:
+   * anything. Reply JSON {@code {"type": "hello", "manifest_revision", "tiers": [status, …] (ladder
+   * order), "history": [snapshot without its tiers, …] (oldest first, at most five minutes),
+   * "breaker_events": [transition, …] (the latest, oldest first), "reconcile": the last reconcile
+   * status or null, "corrections": [correction, …]}}.
+   */
+  public static final String OPS_STATE = "geocode.ops.state";
+
+  /**
+   * Reconciliation news for the operator, publish. Sender: the reconciler (none exists yet: the
+   * dashboard says "no reconciler" until this address carries a status). Bodies JSON:
+   * <ul>
+   *   <li>{@code {"type": "reconcile", "pending": n, "oldest_pending_age_s": s}}, at least every
+   *       10 s while it runs (a status older than 30 s reads as "reconciler silent"), optionally
+   *       with {@code "confirmed"}, {@code "corrected"} counts since it started;
+   *   <li>{@code {"type": "correction", "at_ms", "idempotency_key", "served_by", "corrected_by",
+   *       "moved_m", "label"}} for each answer corrected (any field but {@code type} may be left
+   *       out).
+   * </ul>
+   */
+  public static final String RECONCILE_EVENTS = "geocode.reconcile.events";
 
   /**
    * Idempotency and coalescing claim, request/reply. Sender: chain. Body {@link DedupeClaim}, header
@@ -130,9 +172,21 @@ public final class Addresses {
 
   /**
    * The status address of one tier, request/reply: reply JSON
-   * {@code {"tier", "state", "typical_ms", "claim"}}.
+   * {@code {"tier", "adapter", "claim", "state", "typical_ms"}}, {@code state} as in
+   * {@link #BREAKER_EVENTS}.
    */
   public static String tierStatus(String name) {
     return TIER_PREFIX + name + ".status";
+  }
+
+  /**
+   * The control address of one tier, request/reply: {@code geocode.tier.<name>.control}. Sender:
+   * the ingress's admin routes. Body {@link TierAction#toJson()}; reply the tier's status after the
+   * command (as {@link #tierStatus}). Failure {@link FailureCode#BAD_REQUEST} for a body that names
+   * no action. A forced state lives in the tier's breaker and holds until {@code release}: it lasts
+   * as long as the tier verticle does.
+   */
+  public static String tierControl(String name) {
+    return TIER_PREFIX + name + ".control";
   }
 }

@@ -382,7 +382,7 @@ public final class ChainVerticle extends VerticleBase {
         JsonObject t = f.result();
         ts.add(t);
         // "unreachable" (the tier did not answer) is no breaker state: not usable.
-        anyUsable |= TierBreaker.State.fromWire(t.getString("state")).filter(st -> st != TierBreaker.State.OPEN).isPresent();
+        anyUsable |= TierBreaker.State.fromWire(t.getString("state")).filter(st -> !st.refusesCalls()).isPresent();
       }
       msg.reply(new JsonObject()
           .put("ready", anyUsable)

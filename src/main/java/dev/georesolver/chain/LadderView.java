@@ -58,13 +58,13 @@ final class LadderView {
 
   /**
    * Milliseconds to keep for the rungs below rung {@code i}: the sum of their typical latencies,
-   * leaving out rungs whose breaker is open (they will not be called).
+   * leaving out rungs whose breaker is open or forced open (they will not be called).
    */
   long reserveBelow(List<TierConfig> ladder, int i) {
     long sum = 0;
     for (int j = i + 1; j < ladder.size(); j++) {
       TierConfig t = ladder.get(j);
-      if (state(t) != TierBreaker.State.OPEN) {
+      if (!state(t).refusesCalls()) {
         sum += typical(t);
       }
     }

@@ -28,7 +28,12 @@ public final class TierConfig extends Settings {
 
   /** Unique tier name ({@code [a-z0-9][a-z0-9_.-]{0,62}}), also its event-bus address suffix; required. */
   public static final Field<String> NAME = SECTION.string("name").required()
-      .check(n -> NAME_PATTERN.matcher(n).matches(), "must match " + NAME_PATTERN.pattern());
+      .check(TierConfig::isName, "must match " + NAME_PATTERN.pattern());
+
+  /** Whether {@code s} can be a tier's name (so that it may be used in an event-bus address). */
+  public static boolean isName(String s) {
+    return s != null && NAME_PATTERN.matcher(s).matches();
+  }
 
   /** The adapter's manifest name ({@link AdapterRegistry#names()}); required. */
   public static final Field<String> ADAPTER = SECTION.string("adapter").required()

@@ -23,9 +23,9 @@ import java.lang.management.ManagementFactory;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The HTTP face: routing, input validation and budget parsing; each route a small
- * handler. Talks to the rest only over the event bus. Several instances may share the port; they
- * share its connection cap too.
+ * The HTTP face: routing, input validation and budget parsing; each route a small handler; the
+ * operator's routes ({@link AdminRoutes}). Talks to the rest only over the event bus. Several
+ * instances may share the port; they share its connection cap too.
  *
  * <p>The server speaks HTTP/1.1 and holds clients to {@link ServerLimits}: connections are counted
  * and deadlined from the moment they are accepted ({@link ConnectionGuard}), and every request the
@@ -64,6 +64,10 @@ public final class IngressVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
+    return DashboardHandler.load(vertx).compose(this::listen);
+  }
+
+  private Future<?> listen(DashboardHandler dashboard) {
     RequestValidator validator = RequestValidator.forManifest(manifest);
     MarginsConfig margins = manifest.routing().margins();
     var bus = vertx.eventBus();
@@ -84,6 +88,8 @@ public final class IngressVerticle extends VerticleBase {
     JsonObject described = manifest.describe();
     router.get("/manifest").handler(ctx -> ctx.response().putHeader("content-type", "application/json")
         .end(described.toBuffer()));
+    // Drills, the live feed and the dashboard: everything that acts or tells is under /admin/.
+    AdminRoutes.mount(router, bus, margins, dashboard);
     router.errorHandler(400, Problems::malformedUri);
     router.errorHandler(404, ctx -> Problems.status(ctx.response(), 404, "Not Found", "no route " + ctx.request().path(), null));
     router.errorHandler(405, ctx -> Problems.status(ctx.response(), 405, "Method Not Allowed",

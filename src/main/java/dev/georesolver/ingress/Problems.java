@@ -3,6 +3,7 @@ package dev.georesolver.ingress;
 import dev.georesolver.bus.FailureCode;
 import dev.georesolver.bus.FieldProblem;
 import dev.georesolver.bus.RequestValidator;
+import dev.georesolver.config.TierConfig;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.ReplyException;
@@ -29,7 +30,10 @@ import java.util.Locale;
  *       connection closed, since the rest of the request cannot carry another;
  *   <li>{@link FailureCode#MISCONFIGURED} → 503 {@code misconfigured} (no rung can serve the intent);
  *   <li>{@link FailureCode#ROUTER_ERROR} and anything unexpected → 500 {@code router_error};
- *   <li>the chain not answering within the budget plus grace → 504 {@code router_timeout}.
+ *   <li>the chain not answering within the budget plus grace → 504 {@code router_timeout};
+ *   <li>an admin command for a tier that does not run → 404 {@code unknown_tier}; one the tier did
+ *       not answer in time → 504 {@code tier_timeout}; the operator's feed unavailable or full →
+ *       503 {@code events_unavailable}.
  * </ul>
  *
  * A refusal is not a failure: it is a 200 result and never passes through here.
@@ -140,6 +144,31 @@ public final class Problems {
     }
     log.error("router_error (trace {})", traceId, t);
     send(resp, 500, problem("router_error", "Router error", 500, String.valueOf(t)), traceId);
+  }
+
+  /**
+   * Sends 404 {@code unknown_tier}: no tier of that name runs. The name is repeated only when it
+   * can be a tier's name, so the answer never echoes arbitrary path text.
+   */
+  public static void unknownTier(HttpServerResponse resp, String name) {
+    String detail = TierConfig.isName(name) ? "no tier named '" + name + "' is running" : "no such tier";
+    send(resp, 404, problem("unknown_tier", "Unknown tier", 404, detail), null);
+  }
+
+  /** Sends the answer for an admin command to tier {@code name} that failed on the bus. */
+  public static void tierCommandFailed(HttpServerResponse resp, String name, Throwable t) {
+    if (t instanceof ReplyException re && re.failureType() == ReplyFailure.NO_HANDLERS) {
+      unknownTier(resp, name);
+    } else if (t instanceof ReplyException re && re.failureType() == ReplyFailure.TIMEOUT) {
+      send(resp, 504, problem("tier_timeout", "Tier did not answer", 504, "tier '" + name + "' did not answer in time"), null);
+    } else {
+      fail(resp, t, null);
+    }
+  }
+
+  /** Sends 503 {@code events_unavailable}: the operator's feed cannot be served now, and why. */
+  public static void eventsUnavailable(HttpServerResponse resp, String detail) {
+    send(resp, 503, problem("events_unavailable", "Events unavailable", 503, detail), null);
   }
 
   /** A problem object. */

@@ -9,14 +9,18 @@ import dev.georesolver.provider.Direction;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.distribution.CountAtBucket;
+import io.micrometer.core.instrument.distribution.HistogramSnapshot;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
 import java.time.Duration;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -42,8 +46,10 @@ import java.util.function.IntSupplier;
  *   <li>{@code georesolver_rung_total{tier, outcome}} and {@code georesolver_rung_seconds{tier}} — each
  *       rung visit of a walk (replays and coalesced deliveries are not walks and are not counted);
  *   <li>{@code georesolver_deliveries_total{kind}} — walked, replayed, coalesced;
- *   <li>{@code georesolver_breaker_state{tier}} (0 closed, 1 half-open, 2 open) and
- *       {@code georesolver_breaker_transitions_total{tier, to}};
+ *   <li>{@code georesolver_breaker_state{tier}} (0 closed, 1 half-open, 2 open; forced open reads 2
+ *       and forced closed 0), {@code georesolver_breaker_forced{tier}} (1 while an operator holds
+ *       the breaker open or closed, else 0) and {@code georesolver_breaker_transitions_total{tier, to}}
+ *       ({@code to}: closed, open, half_open, forced_open, forced_closed);
  *   <li>{@code georesolver_store_available{store}} — 1 while the Redis breaker lets commands through.
  * </ul>
  *
@@ -156,6 +162,56 @@ public final class Metrics {
         .register(registry);
   }
 
+  /**
+   * Cumulative totals since start, as read at one moment: what the operator's live view takes its
+   * per-second figures from (by difference between two readings). Cheap enough to take once a
+   * second from any thread; nothing on the request path changes for it.
+   *
+   * @param resolvedBySource resolved answers delivered, by {@code resolution_source}
+   * @param refused refusals delivered
+   * @param replayed answers delivered from the idempotency store
+   * @param coalesced answers shared from an identical request's walk
+   * @param latency every delivered result's time in the resolver
+   */
+  public record Reading(Map<String, Long> resolvedBySource, long refused, long replayed, long coalesced, Histogram latency) {}
+
+  /**
+   * A cumulative latency histogram.
+   *
+   * @param upperBoundsMs bucket upper bounds, milliseconds, ascending
+   * @param cumulative results at or below each bound
+   * @param total every result, those above the last bound included
+   */
+  public record Histogram(double[] upperBoundsMs, long[] cumulative, long total) {}
+
+  /** Reads every total at once (see {@link Reading}). */
+  public Reading reading() {
+    Map<String, Long> bySource = new TreeMap<>();
+    long refused = 0;
+    for (Map.Entry<RequestTags, Counter> e : requests.entrySet()) {
+      long n = (long) e.getValue().count();
+      if (ResolveResult.RESOLVED.equals(e.getKey().status()) && e.getKey().source() != null) {
+        bySource.merge(e.getKey().source(), n, Long::sum);
+      } else {
+        refused += n;
+      }
+    }
+    return new Reading(Collections.unmodifiableMap(bySource), refused, (long) replayed.count(), (long) coalesced.count(),
+        histogram(forwardTimer.takeSnapshot(), reverseTimer.takeSnapshot()));
+  }
+
+  private static Histogram histogram(HistogramSnapshot a, HistogramSnapshot b) {
+    CountAtBucket[] ba = a.histogramCounts();
+    CountAtBucket[] bb = b.histogramCounts();
+    double[] bounds = new double[ba.length];
+    long[] counts = new long[ba.length];
+    for (int i = 0; i < ba.length; i++) {
+      bounds[i] = ba[i].bucket(TimeUnit.MILLISECONDS);
+      counts[i] = (long) ba[i].count() + (i < bb.length ? (long) bb[i].count() : 0);
+    }
+    return new Histogram(bounds, counts, a.count() + b.count());
+  }
+
   /** Records a request rejected for a field; a field outside the API's own is counted as {@code other}. */
   public void badRequest(String field) {
     String label = RequestValidator.PROBLEM_FIELDS.contains(field) ? field : "other";
@@ -194,14 +250,18 @@ public final class Metrics {
     counter("err|" + kind, "georesolver_router_errors", "Requests the router failed", "kind", kind).increment(n);
   }
 
-  /** Records a breaker transition. */
+  /** The breaker states a transition may go to, as {@link #breaker} takes them. */
+  private static final List<String> BREAKER_STATES = List.of("open", "half_open", "closed", "forced_open", "forced_closed");
+
+  /** Records a breaker transition to {@code to}, one of closed, open, half_open, forced_open, forced_closed. */
   public void breaker(String tier, String to) {
     gauge("breaker|" + tier, "georesolver_breaker_state", "tier", tier)
         .set(switch (to) {
-          case "open" -> 2;
+          case "open", "forced_open" -> 2;
           case "half_open" -> 1;
           default -> 0;
         });
+    gauge("forced|" + tier, "georesolver_breaker_forced", "tier", tier).set(to.startsWith("forced_") ? 1 : 0);
     transitions(tier, to).increment();
   }
 
@@ -215,7 +275,8 @@ public final class Metrics {
    */
   public void tier(String tier) {
     gauge("breaker|" + tier, "georesolver_breaker_state", "tier", tier);
-    for (String to : List.of("open", "half_open", "closed")) {
+    gauge("forced|" + tier, "georesolver_breaker_forced", "tier", tier);
+    for (String to : BREAKER_STATES) {
       transitions(tier, to);
     }
   }

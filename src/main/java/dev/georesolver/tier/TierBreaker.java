@@ -24,8 +24,15 @@ import java.util.function.Consumer;
  *       half-open reopens it at once;
  *   <li>a result of a call started before the last transition is ignored, so a slow call from the
  *       closed era cannot close or reopen a breaker that has moved on;
- *   <li>{@link #holdOpenFor} keeps it open at least as long as a provider's {@code Retry-After}.
+ *   <li>{@link #holdOpenFor} keeps it open at least as long as a provider's {@code Retry-After};
+ *   <li>an operator may {@link #force} it open (no call goes through) or closed (every call goes
+ *       through, failures are not counted), for a drill or to pin a rung in or out; the forced state
+ *       holds, whatever the calls do, until {@link #releaseForce}, which closes it with a clean window.
  * </ul>
+ *
+ * <p>The forced state lives here, in the breaker, and nowhere else: it lasts as long as this
+ * instance, so whatever keeps a tier's breaker (its verticle, across a reload that leaves the tier
+ * unchanged) keeps its forced state with it.
  *
  * <p>Time comes from the injected {@link Clock}, so transitions are tested without sleeping. Not
  * thread-safe as a whole (the generation check is not atomic with the call): confine each instance
@@ -37,7 +44,11 @@ public final class TierBreaker {
   public enum State {
     CLOSED("closed"),
     OPEN("open"),
-    HALF_OPEN("half_open");
+    HALF_OPEN("half_open"),
+    /** Held open by an operator until released: no call goes through. */
+    FORCED_OPEN("forced_open"),
+    /** Held closed by an operator until released: every call goes through, none is counted. */
+    FORCED_CLOSED("forced_closed");
 
     private final String wire;
 
@@ -47,6 +58,16 @@ public final class TierBreaker {
 
     public String wire() {
       return wire;
+    }
+
+    /** Whether the breaker lets no call through in this state (open, or forced open). */
+    public boolean refusesCalls() {
+      return this == OPEN || this == FORCED_OPEN;
+    }
+
+    /** Whether an operator holds the breaker in this state. */
+    public boolean forced() {
+      return this == FORCED_OPEN || this == FORCED_CLOSED;
     }
 
     /** The state of that wire name, if it is one. */
@@ -67,15 +88,46 @@ public final class TierBreaker {
    */
   public record Permit(long generation) {}
 
-  /** One state change. */
+  /**
+   * One state change. {@code reason}: {@code threshold}, {@code failure_in_half_open},
+   * {@code retry_after}, {@code half_open_timeout_elapsed}, {@code success_threshold_reached}, or the
+   * operator's {@code force_open}, {@code force_closed}, {@code release}.
+   */
   public record Transition(String tier, State from, State to, Instant at, String reason) {}
+
+  /** What an operator can do to a breaker. */
+  public enum Force {
+    /** Hold it open: no call goes through. */
+    OPEN("force_open", State.FORCED_OPEN),
+    /** Hold it closed: every call goes through and none is counted. */
+    CLOSED("force_closed", State.FORCED_CLOSED);
+
+    private final String wire;
+    private final State state;
+
+    Force(String wire, State state) {
+      this.wire = wire;
+      this.state = state;
+    }
+
+    /** The action's name on the wire (and the reason of its transition). */
+    public String wire() {
+      return wire;
+    }
+
+    /** The state it holds the breaker in. */
+    public State state() {
+      return state;
+    }
+  }
 
   private final CircuitBreaker cb;
   private final Clock clock;
   private final Consumer<Transition> listener;
   private final Duration openWait;
   private long generation;
-  private String pendingReason = "threshold";
+  /** The reason of the transition about to happen, when it is not the default one for its target. */
+  private String pendingReason;
   private Instant openUntil = Instant.MIN;
 
   /**
@@ -105,9 +157,12 @@ public final class TierBreaker {
       generation++;
       State from = map(e.getStateTransition().getFromState());
       State to = map(e.getStateTransition().getToState());
-      String reason = to == State.HALF_OPEN ? "half_open_timeout_elapsed"
-          : to == State.CLOSED ? "success_threshold_reached" : pendingReason;
-      pendingReason = "threshold";
+      String reason = pendingReason != null ? pendingReason : switch (to) {
+        case HALF_OPEN -> "half_open_timeout_elapsed";
+        case CLOSED -> "success_threshold_reached";
+        default -> "threshold";
+      };
+      pendingReason = null;
       if (to == State.OPEN && !"retry_after".equals(reason)) {
         openUntil = clock.instant().plus(openWait);
       }
@@ -117,9 +172,11 @@ public final class TierBreaker {
 
   private static State map(CircuitBreaker.State s) {
     return switch (s) {
-      case CLOSED, DISABLED, METRICS_ONLY -> State.CLOSED;
+      case CLOSED, METRICS_ONLY -> State.CLOSED;
       case HALF_OPEN -> State.HALF_OPEN;
-      case OPEN, FORCED_OPEN -> State.OPEN;
+      case OPEN -> State.OPEN;
+      case FORCED_OPEN -> State.FORCED_OPEN;
+      case DISABLED -> State.FORCED_CLOSED;
     };
   }
 
@@ -172,9 +229,13 @@ public final class TierBreaker {
 
   /**
    * Keeps the breaker open for at least {@code d} from now (a provider's {@code Retry-After}). A
-   * breaker already open until later is left as it is.
+   * breaker already open until later is left as it is, and so is a forced one (the operator's word
+   * holds until released).
    */
   public void holdOpenFor(Duration d) {
+    if (state().forced()) {
+      return;
+    }
     Instant until = clock.instant().plus(d);
     if (cb.getState() == CircuitBreaker.State.OPEN && !openUntil.isBefore(until)) {
       return;
@@ -182,5 +243,38 @@ public final class TierBreaker {
     pendingReason = "retry_after";
     openUntil = until;
     cb.transitionToOpenStateUntil(until);
+  }
+
+  /**
+   * Holds the breaker open or closed until {@link #releaseForce}, whatever the calls do. Calls started
+   * before are ignored when they end, as after any transition. Forcing it into the state it is
+   * already held in changes nothing.
+   *
+   * @return the state now
+   */
+  public State force(Force f) {
+    if (state() != f.state()) {
+      pendingReason = f.wire();
+      if (f == Force.OPEN) {
+        cb.transitionToForcedOpenState();
+      } else {
+        cb.transitionToDisabledState();
+      }
+    }
+    return state();
+  }
+
+  /**
+   * Ends a forced state: the breaker closes with a clean window, as if newly made. A breaker that is
+   * not forced is left as it is.
+   *
+   * @return the state now
+   */
+  public State releaseForce() {
+    if (state().forced()) {
+      pendingReason = "release";
+      cb.transitionToClosedState();
+    }
+    return state();
   }
 }

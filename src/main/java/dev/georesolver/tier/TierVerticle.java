@@ -2,6 +2,7 @@ package dev.georesolver.tier;
 
 import dev.georesolver.bus.Addresses;
 import dev.georesolver.bus.FailureCode;
+import dev.georesolver.bus.TierAction;
 import dev.georesolver.bus.TierReply;
 import dev.georesolver.bus.TierRequest;
 import dev.georesolver.config.TierConfig;
@@ -42,6 +43,8 @@ import java.util.function.Function;
  * breaker and the rate limiter, and retried — transient failures only — within
  * {@code retry_budget} with full-jitter backoff. Every state change of the breaker is published on
  * {@link Addresses#BREAKER_EVENTS} and logged; the median latency on {@link Addresses#TIER_STATS}.
+ * An operator's commands ({@link Addresses#tierControl}) force the breaker open or closed, or
+ * release it; the forced state is the breaker's, so it lasts as long as this verticle.
  *
  * <p>Nothing here blocks the event loop: an answer in a CRS whose definition is not in memory yet
  * waits for a lookup of the EPSG database on a worker, then is transformed here.
@@ -80,7 +83,8 @@ public final class TierVerticle extends VerticleBase {
       call = c;
       MessageConsumer<TierRequest> visits = vertx.eventBus().consumer(Addresses.tier(cfg.name()), this::onVisit);
       MessageConsumer<Object> status = vertx.eventBus().consumer(Addresses.tierStatus(cfg.name()), m -> m.reply(status()));
-      return Future.all(visits.completion(), status.completion());
+      MessageConsumer<Object> control = vertx.eventBus().consumer(Addresses.tierControl(cfg.name()), this::onControl);
+      return Future.all(visits.completion(), status.completion(), control.completion());
     });
   }
 
@@ -302,6 +306,21 @@ public final class TierVerticle extends VerticleBase {
     TransitionLog.record(log, t);
     spec.metrics().breaker(t.tier(), t.to().wire());
     vertx.eventBus().publish(Addresses.BREAKER_EVENTS, event);
+  }
+
+  /** An operator's command: applied to the breaker, answered with the status after it. */
+  private void onControl(Message<Object> msg) {
+    TierAction action = TierAction.fromBody(msg.body()).orElse(null);
+    if (action == null) {
+      msg.fail(FailureCode.BAD_REQUEST.code(), "the body must be {\"action\": \"force_open\" | \"force_closed\" | \"release\"}");
+      return;
+    }
+    switch (action) {
+      case FORCE_OPEN -> breaker.force(TierBreaker.Force.OPEN);
+      case FORCE_CLOSED -> breaker.force(TierBreaker.Force.CLOSED);
+      case RELEASE -> breaker.releaseForce();
+    }
+    msg.reply(status());
   }
 
   private JsonObject status() {

@@ -35,7 +35,7 @@ class RulesTest {
   void rulesAreValid() throws Exception {
     Tools.Result r = promtool("check", "rules", "conf/prometheus/alerts.yml");
     assertThat(r.exit()).as(r.output()).isZero();
-    assertThat(r.output()).contains("SUCCESS: 10 rules found");
+    assertThat(r.output()).contains("SUCCESS: 11 rules found");
   }
 
   @Test
@@ -53,7 +53,7 @@ class RulesTest {
     String tests = Files.readString(Path.of("conf/prometheus/alerts_test.yml"));
     List<String> alerts = Pattern.compile("- alert: (\\w+)").matcher(rules).results().map(m -> m.group(1)).toList();
     assertThat(alerts).containsExactlyInAnyOrder("GeoresolverServedBelowFirstRung", "GeoresolverRefusalsRisingErrorsFlat",
-        "GeoresolverBreakerOpenTooLong", "GeoresolverReconcileBacklogOld");
+        "GeoresolverBreakerOpenTooLong", "GeoresolverBreakerForcedLong", "GeoresolverReconcileBacklogOld");
     for (String a : alerts) {
       assertThat(tests).as(a + " fires somewhere").containsPattern("alertname: " + a + "\\n\\s+exp_alerts:\\n\\s+- exp_labels");
       assertThat(tests).as(a + " is silent somewhere").containsPattern("alertname: " + a + "\\n\\s+exp_alerts: \\[\\]");

@@ -2,6 +2,7 @@ package dev.georesolver.tier;
 
 import dev.georesolver.support.FakeClock;
 import dev.georesolver.support.ManifestBuilder;
+import dev.georesolver.tier.TierBreaker.Force;
 import dev.georesolver.tier.TierBreaker.Permit;
 import dev.georesolver.tier.TierBreaker.State;
 import dev.georesolver.tier.TierBreaker.Transition;
@@ -13,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /** The breaker semantics of DESIGN §3 on a fake clock: no sleeping. */
 class TierBreakerTest {
@@ -172,5 +174,94 @@ class TierBreakerTest {
     breaker.release(b);
     assertThat(breaker.tryAcquire()).isNotNull();
     assertThat(a).isNotNull();
+  }
+
+  @Test
+  void shouldRefuseEveryCallWhenForcedOpenUntilReleasedWhateverTheTime() {
+    assertThat(breaker.force(Force.OPEN)).isEqualTo(State.FORCED_OPEN);
+    assertThat(breaker.tryAcquire()).isNull();
+    clock.advanceMs(3_600_000);
+    assertThat(breaker.tryAcquire()).as("no half-open after any wait: the operator's word holds").isNull();
+    assertThat(breaker.state()).isEqualTo(State.FORCED_OPEN);
+    assertThat(breaker.releaseForce()).isEqualTo(State.CLOSED);
+    assertThat(breaker.tryAcquire()).isNotNull();
+  }
+
+  @Test
+  void shouldLetEveryCallThroughAndCountNoFailureWhenForcedClosed() {
+    breaker.force(Force.CLOSED);
+    fail(10);
+    assertThat(breaker.state()).isEqualTo(State.FORCED_CLOSED);
+    assertThat(breaker.tryAcquire()).isNotNull();
+  }
+
+  @Test
+  void shouldCloseWithACleanWindowOnRelease() {
+    fail(2);
+    breaker.force(Force.OPEN);
+    breaker.releaseForce();
+    fail(2);
+    assertThat(breaker.state()).as("the two failures before the force are forgotten").isEqualTo(State.CLOSED);
+    fail(1);
+    assertThat(breaker.state()).isEqualTo(State.OPEN);
+  }
+
+  @Test
+  void shouldReleaseAnOpenBreakerForcedClosedToClosed() {
+    fail(3);
+    assertThat(breaker.state()).isEqualTo(State.OPEN);
+    breaker.force(Force.CLOSED);
+    assertThat(breaker.tryAcquire()).isNotNull();
+    assertThat(breaker.releaseForce()).isEqualTo(State.CLOSED);
+  }
+
+  @Test
+  void shouldIgnoreAResultOfACallStartedBeforeTheForce() {
+    Permit before = breaker.tryAcquire();
+    fail(2);
+    breaker.force(Force.CLOSED);
+    breaker.releaseForce();
+    breaker.onFailure(before, 5, BOOM);
+    fail(2);
+    assertThat(breaker.state()).as("the failure of the call started before the force does not count").isEqualTo(State.CLOSED);
+  }
+
+  @Test
+  void shouldKeepAForcedClosedBreakerClosedAgainstRetryAfter() {
+    breaker.force(Force.CLOSED);
+    breaker.holdOpenFor(Duration.ofSeconds(60));
+    assertThat(breaker.state()).isEqualTo(State.FORCED_CLOSED);
+    assertThat(breaker.tryAcquire()).isNotNull();
+  }
+
+  @Test
+  void shouldPublishForcedTransitionsWithTheOperatorsReasons() {
+    breaker.force(Force.OPEN);
+    breaker.force(Force.OPEN);
+    breaker.force(Force.CLOSED);
+    breaker.releaseForce();
+    breaker.releaseForce();
+    assertThat(transitions).extracting(Transition::from, Transition::to, Transition::reason).containsExactly(
+        tuple(State.CLOSED, State.FORCED_OPEN, "force_open"),
+        tuple(State.FORCED_OPEN, State.FORCED_CLOSED, "force_closed"),
+        tuple(State.FORCED_CLOSED, State.CLOSED, "release"));
+  }
+
+  @Test
+  void shouldLeaveABreakerThatIsNotForcedAsItIsOnRelease() {
+    fail(3);
+    assertThat(breaker.releaseForce()).isEqualTo(State.OPEN);
+    assertThat(transitions).extracting(Transition::to).containsExactly(State.OPEN);
+  }
+
+  @Test
+  void shouldNameEveryStateOnTheWireAndTellWhichRefuseCalls() {
+    assertThat(State.values()).extracting(State::wire)
+        .containsExactly("closed", "open", "half_open", "forced_open", "forced_closed");
+    assertThat(State.values()).filteredOn(State::refusesCalls).containsExactly(State.OPEN, State.FORCED_OPEN);
+    assertThat(State.values()).filteredOn(State::forced).containsExactly(State.FORCED_OPEN, State.FORCED_CLOSED);
+    for (State st : State.values()) {
+      assertThat(State.fromWire(st.wire())).contains(st);
+    }
   }
 }

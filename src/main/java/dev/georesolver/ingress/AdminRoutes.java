@@ -1,0 +1,43 @@
+package dev.georesolver.ingress;
+
+import dev.georesolver.bus.TierAction;
+import dev.georesolver.config.MarginsConfig;
+import io.vertx.core.eventbus.EventBus;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.ext.web.Router;
+
+/**
+ * The operator's routes, mounted in one call:
+ *
+ * <ul>
+ *   <li>{@code POST /admin/tiers/{name}/force-open}, {@code /force-closed}, {@code /release} —
+ *       drills ({@link TierControlHandler});
+ *   <li>{@code GET /admin/events} — the live feed as Server-Sent Events ({@link EventStreamHandler});
+ *   <li>{@code GET /dashboard} (redirected to {@code /dashboard/}) and its files
+ *       ({@link DashboardHandler}) — the page holds no data; everything it shows comes from
+ *       {@code /admin/events}.
+ * </ul>
+ *
+ * Everything that acts or tells is under {@code /admin/}, so one handler routed on
+ * {@code /admin/*} before this call guards it all. No guard is applied here.
+ */
+public final class AdminRoutes {
+
+  private AdminRoutes() {}
+
+  /**
+   * Mounts the operator's routes on {@code router}.
+   *
+   * @param margins the manifest's margins: commands and the feed's first picture wait
+   *     {@code status_timeout_ms} for their answer
+   * @param dashboard the page's files, loaded beforehand
+   */
+  public static void mount(Router router, EventBus bus, MarginsConfig margins, DashboardHandler dashboard) {
+    long timeout = margins.statusTimeoutMs();
+    for (TierAction action : TierAction.values()) {
+      router.post("/admin/tiers/:name/" + action.pathSegment()).handler(new TierControlHandler(bus, action, timeout));
+    }
+    router.get("/admin/events").handler(new EventStreamHandler(bus, timeout, EventStreamHandler.DEFAULT_MAX_STREAMS));
+    router.route("/dashboard/*").method(HttpMethod.GET).method(HttpMethod.HEAD).handler(dashboard);
+  }
+}

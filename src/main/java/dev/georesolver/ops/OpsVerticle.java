@@ -1,0 +1,123 @@
+package dev.georesolver.ops;
+
+import dev.georesolver.bus.Addresses;
+import dev.georesolver.config.Manifest;
+import dev.georesolver.config.TierConfig;
+import dev.georesolver.metrics.Metrics;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.json.JsonObject;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The operator's live view, one instance per process: aggregates what the bus already carries —
+ * breaker transitions ({@link Addresses#BREAKER_EVENTS}), tier statistics
+ * ({@link Addresses#TIER_STATS}), the reconciler's news ({@link Addresses#RECONCILE_EVENTS}) — and,
+ * once a second, a snapshot of the traffic read from {@link Metrics} (routing distribution, refusal
+ * rate, latency percentiles), and publishes all of it on {@link Addresses#OPS_EVENTS}. Answers
+ * {@link Addresses#OPS_STATE} with the whole picture for a dashboard that connects.
+ *
+ * <p>Nothing on the request path changes for it: the chain records results in {@link Metrics}
+ * anyway, and this verticle reads the totals once a second ({@link TrafficRollup}).
+ */
+public final class OpsVerticle extends VerticleBase {
+
+  /** Milliseconds between snapshots. */
+  public static final long TICK_MS = 1000;
+
+  private final Manifest manifest;
+  private final Metrics metrics;
+  private final Clock clock;
+  private LadderBoard ladder;
+  private ReconcileBoard reconcile;
+  private TrafficRollup traffic;
+  private long timer = -1;
+
+  /** @param clock the wall clock snapshots are stamped with (their rates are per second of it) */
+  public OpsVerticle(Manifest manifest, Metrics metrics, Clock clock) {
+    this.manifest = manifest;
+    this.metrics = metrics;
+    this.clock = clock;
+  }
+
+  @Override
+  public Future<?> start() {
+    ladder = new LadderBoard(manifest.enabledTiers());
+    reconcile = new ReconcileBoard();
+    traffic = new TrafficRollup();
+    var bus = vertx.eventBus();
+    List<Future<?>> ready = new ArrayList<>(List.of(
+        bus.<Object>consumer(Addresses.BREAKER_EVENTS, m -> json(m).ifPresent(this::onTransition)).completion(),
+        bus.<Object>consumer(Addresses.TIER_STATS, m -> json(m).ifPresent(ladder::onStatus)).completion(),
+        bus.<Object>consumer(Addresses.RECONCILE_EVENTS, m -> json(m).ifPresent(this::onReconcile)).completion(),
+        bus.consumer(Addresses.OPS_STATE, m -> m.reply(hello())).completion()));
+    return Future.all(ready).compose(v -> seedStatuses()).onSuccess(v -> {
+      traffic.tick(metrics.reading(), clock.millis());
+      timer = vertx.setPeriodic(TICK_MS, id -> tick());
+    });
+  }
+
+  @Override
+  public Future<?> stop() {
+    if (timer >= 0) {
+      vertx.cancelTimer(timer);
+    }
+    return Future.succeededFuture();
+  }
+
+  private static Optional<JsonObject> json(Message<Object> m) {
+    return m.body() instanceof JsonObject j ? Optional.of(j) : Optional.empty();
+  }
+
+  /** Asks each tier for its status once, so the board starts from the tiers' word; a silent tier keeps its seed. */
+  private Future<Void> seedStatuses() {
+    DeliveryOptions o = new DeliveryOptions().setSendTimeout(manifest.routing().margins().statusTimeoutMs());
+    List<Future<Void>> asked = new ArrayList<>();
+    for (TierConfig t : manifest.enabledTiers()) {
+      asked.add(vertx.eventBus().<Object>request(Addresses.tierStatus(t.name()), "", o)
+          .map(m -> {
+            json(m).ifPresent(ladder::onStatus);
+            return (Void) null;
+          })
+          .otherwise((Void) null));
+    }
+    return Future.all(asked).mapEmpty();
+  }
+
+  private void tick() {
+    JsonObject snapshot = traffic.tick(metrics.reading(), clock.millis());
+    vertx.eventBus().publish(Addresses.OPS_EVENTS, snapshot.copy().put("tiers", ladder.tiers()));
+  }
+
+  private void onTransition(JsonObject e) {
+    JsonObject relayed = ladder.onTransition(e);
+    if (relayed != null) {
+      vertx.eventBus().publish(Addresses.OPS_EVENTS, relayed);
+    }
+  }
+
+  private void onReconcile(JsonObject e) {
+    JsonObject relayed = reconcile.on(e, clock.millis());
+    if (relayed != null) {
+      vertx.eventBus().publish(Addresses.OPS_EVENTS, relayed);
+    }
+  }
+
+  private JsonObject hello() {
+    return new JsonObject()
+        .put("type", "hello")
+        .put("now_ms", clock.millis())
+        .put("manifest_revision", manifest.revision())
+        .put("tiers", ladder.tiers())
+        .put("history", traffic.history())
+        .put("breaker_events", ladder.transitions())
+        .put("reconcile", reconcile.status())
+        .put("corrections", reconcile.corrections());
+  }
+}
