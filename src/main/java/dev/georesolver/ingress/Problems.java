@@ -27,6 +27,10 @@ import java.util.Locale;
  *   <li>a request refused at the HTTP layer ({@link RejectedRequest}: undecodable, over a limit,
  *       too slow) → its own status (400, 408, 413, 414, 431) naming the part at fault, then the
  *       connection closed, since the rest of the request cannot carry another;
+ *   <li>no key or an unknown key → 401 {@code unauthenticated} with {@code WWW-Authenticate};
+ *       an intent or endpoint the tenant may not use (also {@link FailureCode#FORBIDDEN}) → 403
+ *       {@code forbidden}; a tenant over its rate limit → 429 {@code rate_limited} with
+ *       {@code Retry-After};
  *   <li>{@link FailureCode#MISCONFIGURED} → 503 {@code misconfigured} (no rung can serve the intent);
  *   <li>{@link FailureCode#ROUTER_ERROR} and anything unexpected → 500 {@code router_error};
  *   <li>the chain not answering within the budget plus grace → 504 {@code router_timeout}.
@@ -43,6 +47,30 @@ public final class Problems {
   public static final long DRAIN_MS = 1000;
 
   private Problems() {}
+
+  /** The challenge sent with every 401: the key goes in {@code Authorization: Bearer} (or {@code X-Api-Key}). */
+  public static final String CHALLENGE = "Bearer realm=\"georesolver\"";
+
+  /**
+   * Sends a 401 for a request without a usable key.
+   *
+   * @param keyGiven whether a key was presented (then the challenge says it is invalid)
+   */
+  public static void unauthenticated(HttpServerResponse resp, boolean keyGiven, String detail, String traceId) {
+    resp.putHeader("WWW-Authenticate", keyGiven ? CHALLENGE + ", error=\"invalid_token\"" : CHALLENGE);
+    send(resp, 401, problem("unauthenticated", "Unauthenticated", 401, detail), traceId);
+  }
+
+  /** Sends a 403 for an intent or endpoint the caller's tenant may not use. */
+  public static void forbidden(HttpServerResponse resp, String detail, String traceId) {
+    send(resp, 403, problem("forbidden", "Forbidden", 403, detail), traceId);
+  }
+
+  /** Sends a 429 for a tenant over its rate limit, with {@code Retry-After} in whole seconds. */
+  public static void rateLimited(HttpServerResponse resp, long retryAfterS, String detail, String traceId) {
+    resp.putHeader("Retry-After", Long.toString(retryAfterS));
+    send(resp, 429, problem("rate_limited", "Too Many Requests", 429, detail), traceId);
+  }
 
   /** Sends a 400 for field problems. */
   public static void badRequest(HttpServerResponse resp, List<FieldProblem> problems, String traceId) {
@@ -112,6 +140,10 @@ public final class Problems {
         switch (code) {
           case BAD_REQUEST -> {
             send(resp, 400, parseProblem(re.getMessage()), traceId);
+            return;
+          }
+          case FORBIDDEN -> {
+            forbidden(resp, re.getMessage(), traceId);
             return;
           }
           case MISCONFIGURED -> {

@@ -4,6 +4,7 @@ import dev.georesolver.fuzz.HostileRequests.Case;
 import dev.georesolver.ingress.IngressVerticle;
 import dev.georesolver.ingress.ServerLimits;
 import dev.georesolver.metrics.Metrics;
+import dev.georesolver.support.LogScanner;
 import dev.georesolver.support.RawHttp;
 import dev.georesolver.support.Stack;
 import io.vertx.core.Vertx;
