@@ -103,12 +103,34 @@ public final class Problems {
       resp.putHeader("connection", "close");
       send(resp, r.status(), p, traceId);
     }
-    HttpConnection conn = req.connection();
-    Context context = Vertx.currentContext();
-    if (r.close() == RejectedRequest.Close.NOW || req.isEnded() || context == null) {
-      conn.close();
+    if (r.close() == RejectedRequest.Close.NOW || req.isEnded() || Vertx.currentContext() == null) {
+      req.connection().close();
       return;
     }
+    closeAfterDrain(req);
+  }
+
+  /**
+   * Readies a request that is about to be refused before its body is read (a 401, 403 or 429 from
+   * the tenant guard): when it carries a body, the answer says {@code connection: close} and the
+   * body is read and dropped, for up to {@link #DRAIN_MS}, before the connection is closed, so the
+   * client sees the answer whatever the body does (a broken chunk included). A request without a
+   * body keeps its connection.
+   */
+  public static void beforeBody(HttpServerRequest req) {
+    String length = req.getHeader("content-length");
+    boolean body = req.headers().contains("transfer-encoding") || (length != null && !length.strip().equals("0"));
+    if (!body || req.isEnded() || Vertx.currentContext() == null) {
+      return;
+    }
+    req.response().putHeader("connection", "close");
+    closeAfterDrain(req);
+  }
+
+  /** Reads and drops the rest of the request, then closes its connection (at its end, at a broken body, or after {@link #DRAIN_MS}). */
+  private static void closeAfterDrain(HttpServerRequest req) {
+    HttpConnection conn = req.connection();
+    Context context = Vertx.currentContext();
     req.handler(dropped -> { });
     req.exceptionHandler(t -> conn.close());
     req.endHandler(v -> conn.close());

@@ -32,7 +32,8 @@ import io.vertx.ext.web.RoutingContext;
  * only checking what it adds. Without tenants configured every request is {@link Tenant#PUBLIC},
  * which may use every intent and every admin endpoint, and the guard only calls the next handler.
  * Thread-safe and stateless apart from the shared {@link Tenants}; the handler is synchronous, so
- * a request body is read by the route behind it exactly as without it.
+ * a request body is read by the route behind it exactly as without it, and the body of a refused
+ * request is read and dropped before its connection is closed ({@link Problems#beforeBody}).
  */
 public final class TenantAuth implements Handler<RoutingContext> {
 
@@ -75,6 +76,7 @@ public final class TenantAuth implements Handler<RoutingContext> {
     }
     if (adminOnly && !t.admin()) {
       metrics.tenant(t.id(), TenantOutcome.FORBIDDEN);
+      Problems.beforeBody(ctx.request());
       Problems.forbidden(ctx.response(), "this endpoint needs an admin key", null);
       return;
     }
@@ -90,6 +92,7 @@ public final class TenantAuth implements Handler<RoutingContext> {
       metrics.tenant(a.tenant().id(), TenantOutcome.ADMITTED);
       return a.tenant();
     }
+    Problems.beforeBody(req);
     if (v instanceof Verdict.RateLimited r) {
       metrics.tenant(r.tenant().id(), TenantOutcome.RATE_LIMITED);
       Problems.rateLimited(ctx.response(), r.retryAfterS(), "over the rate limit of tenant " + r.tenant().id()

@@ -4,6 +4,7 @@ import dev.georesolver.config.Manifest;
 import dev.georesolver.metrics.Metrics;
 import dev.georesolver.support.FakeClock;
 import dev.georesolver.support.ManifestBuilder;
+import dev.georesolver.support.RawHttp;
 import dev.georesolver.tenant.Tenants;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -168,6 +169,29 @@ class TenantAuthTest {
         .contains("georesolver_tenant_requests_total{outcome=\"rate_limited\",tenant=\"acme\"} 1.0")
         .contains("georesolver_tenant_requests_total{outcome=\"admitted\",tenant=\"beta\"} 1.0")
         .doesNotContain(ACME).doesNotContain(BETA);
+  }
+
+  @Test
+  @DisplayName("a refused request whose body is still coming is answered, its body read and dropped, broken or not")
+  void shouldAnswerARefusedRequestBeforeItsBody(Vertx vertx) {
+    TenantAuth auth = new TenantAuth(Tenants.of(manifest(true), new FakeClock()), new Metrics());
+    Router r = Router.router(vertx);
+    r.route("/v1/*").handler(auth);
+    r.post("/v1/geocode").handler(ctx -> ctx.end(count("reached")));
+    int port = vertx.createHttpServer().requestHandler(r).listen(0).await().actualPort();
+    String head = "POST /v1/geocode HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n";
+
+    for (String request : new String[] {
+        head + "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n0x10\r\n{\"q\": \"Paris\"}\r\n0\r\n\r\n",
+        head + "Transfer-Encoding: chunked\r\n\r\nZZ\r\n{}\r\n0\r\n\r\n",
+        head + "Content-Length: 14\r\nConnection: close\r\n\r\n{\"q\": \"Paris\"}",
+        head + "Content-Length: 400\r\nConnection: close\r\n\r\n{\"q\": ",
+    }) {
+      RawHttp.Response answer = RawHttp.exchange(port, request.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1), 5000);
+      assertThat(answer.status()).as(request).isEqualTo(401);
+      assertThat(answer.isProblem()).isTrue();
+    }
+    assertThat(reached).hasValue(0);
   }
 
   @Test
