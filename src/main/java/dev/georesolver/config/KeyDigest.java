@@ -40,6 +40,23 @@ public final class KeyDigest {
     return SHA256.get().digest(key.getBytes(StandardCharsets.UTF_8));
   }
 
+  /**
+   * The first eight bytes of this digest as a number, to index digests by (see
+   * {@link #prefixOf}); what it reveals is a hash's, never the key's.
+   */
+  public long prefix() {
+    return prefixOf(digest);
+  }
+
+  /** The first eight bytes of a sha256 digest as a number. */
+  public static long prefixOf(byte[] sha256) {
+    long p = 0;
+    for (int i = 0; i < Long.BYTES; i++) {
+      p = p << 8 | (sha256[i] & 0xFF);
+    }
+    return p;
+  }
+
   /** Whether {@code other} is this digest, in time that does not depend on where they differ. */
   public boolean matches(byte[] other) {
     return MessageDigest.isEqual(digest, other);

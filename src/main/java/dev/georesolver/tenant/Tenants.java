@@ -6,6 +6,7 @@ import dev.georesolver.config.TenantConfig;
 import dev.georesolver.deadline.Ticker;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,10 +17,13 @@ import java.util.Map;
  * limit. Thread-safe; share one instance between every ingress instance of a process, since the
  * rate limits are its buckets.
  *
- * <p>A presented key costs one sha256, compared with <em>every</em> configured digest by
- * {@link java.security.MessageDigest#isEqual} without stopping at a match, so the time taken does
- * not tell how much of a key was right nor which tenant it belongs to. Nothing of the presented key
- * is kept.
+ * <p>A presented key costs one sha256 and a lookup: the configured digests are indexed by their
+ * first eight bytes (a sorted array, binary search), and the digests under the presented one's
+ * prefix are compared whole by {@link java.security.MessageDigest#isEqual}, each of them, without
+ * stopping at a match. The key itself is never compared, so the time taken tells nothing of how
+ * much of a key was right; what the lookup's time could depend on is the presented key's sha256,
+ * which a caller cannot steer towards a configured one. The cost does not grow with the number of
+ * tenants. Nothing of the presented key is kept.
  *
  * <p>Without a {@code tenants:} block ({@link #open()}) every request is {@link Tenant#PUBLIC},
  * with or without a key, and nothing is counted or limited.
@@ -31,14 +35,20 @@ public final class Tenants {
   /** A configured key and whose it is (as the verdict handed out, made once). */
   private record Entry(KeyDigest digest, Verdict.Admitted admitted) {}
 
-  private final Entry[] entries;
+  /** The distinct first eight bytes of the configured digests, sorted. */
+  private final long[] prefixes;
+  /** The entries under each prefix, at its index in {@link #prefixes}. */
+  private final Entry[][] byPrefix;
   private final Map<String, Tenant> byId;
   private final Map<String, TokenBucket> buckets;
   private final boolean configured;
   private final Verdict.Admitted publicAdmitted = new Verdict.Admitted(Tenant.PUBLIC);
 
   private Tenants(List<Entry> entries, Map<String, Tenant> byId, boolean configured, Map<String, TokenBucket> buckets) {
-    this.entries = entries.toArray(Entry[]::new);
+    java.util.TreeMap<Long, List<Entry>> index = new java.util.TreeMap<>();
+    entries.forEach(e -> index.computeIfAbsent(e.digest().prefix(), p -> new ArrayList<>()).add(e));
+    this.prefixes = index.keySet().stream().mapToLong(Long::longValue).toArray();
+    this.byPrefix = index.values().stream().map(l -> l.toArray(Entry[]::new)).toArray(Entry[][]::new);
     this.byId = Collections.unmodifiableMap(new LinkedHashMap<>(byId));
     this.configured = configured;
     this.buckets = buckets == null ? Map.of() : Map.copyOf(buckets);
@@ -116,11 +126,15 @@ public final class Tenants {
     return found;
   }
 
-  /** The verdict for the tenant whose key this is, or null; every digest is compared, whatever matches first. */
+  /** The verdict for the tenant whose key this is, or null; every digest under its prefix is compared, whatever matches first. */
   private Verdict.Admitted authenticate(String key) {
     byte[] presented = KeyDigest.sha256(key);
+    int at = Arrays.binarySearch(prefixes, KeyDigest.prefixOf(presented));
+    if (at < 0) {
+      return null;
+    }
     Verdict.Admitted found = null;
-    for (Entry e : entries) {
+    for (Entry e : byPrefix[at]) {
       if (e.digest().matches(presented)) {
         found = e.admitted();
       }
