@@ -17,8 +17,8 @@ import java.util.Set;
  * unmodifiable copy, and {@link #describe()} builds a new object on each call.
  *
  * <p>The top level is a {@link Section} like every block below it. A new top-level block
- * ({@code state}, {@code reconcile}, {@code corrections}, {@code tenants}, {@code audit},
- * {@code batch}) is a section type of its own ({@code StateConfig extends Settings} with its
+ * ({@code state}, {@code reconcile}, {@code corrections}, {@code audit}, {@code batch}; as
+ * {@link #TENANTS} is) is a section type of its own ({@code StateConfig extends Settings} with its
  * {@code SECTION} and fields) plus one field here and its accessor:
  *
  * <pre>{@code

@@ -35,6 +35,7 @@ import java.util.function.BooleanSupplier;
 
 import static dev.georesolver.support.FakeProvider.generic;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * Per-tier mutual TLS against a stand-in provider that requires a client certificate from the
@@ -178,6 +179,27 @@ class TierTlsScenarioTest {
     assertThat(load.failures).as("answers not from alpha during the rotation").isEmpty();
     List<String> keys = provider.seen().stream().map(x -> x.headers().get("X-Api-Key")).toList();
     assertThat(keys.subList(keys.indexOf("sk-new-2222"), keys.size())).containsOnly("sk-new-2222");
+  }
+
+  @Test
+  @DisplayName("TLS files that are there but not usable stop the start, naming the file; files that are not there leave the tier out")
+  void shouldRefuseToStartOnUnusableTlsFiles(Vertx vertx, @TempDir Path dir) throws Exception {
+    TestPki pki = TestPki.create(dir);
+    TestPki.Issued a = pki.client("tier-a");
+    Path junk = Files.writeString(dir.resolve("junk.pem"), "-----BEGIN CERTIFICATE-----\nnot base64\n-----END CERTIFICATE-----\n");
+    String https = "https://localhost:1";
+
+    Throwable failed = catchThrowable(() -> Stack.deploy(vertx, ManifestBuilder.manifest()
+        .tier("alpha", "generic", https, "exact", 500, "tls: { cert_file: \"" + junk + "\", key_file: \"" + a.key() + "\" }")
+        .yaml()).await());
+    assertThat(vertx.deploymentIDs()).as("nothing left running by the failed start").isEmpty();
+    Stack s = Stack.deploy(vertx, ManifestBuilder.manifest()
+        .tier("alpha", "generic", https, "exact", 500, "tls: { ca_file: \"" + dir.resolve("absent.pem") + "\" }")
+        .tier("gaz", "gazetteer", null, "locality", 200).yaml()).await();
+
+    assertThat(failed).isNotNull();
+    assertThat(failed.getMessage()).contains("cert_file " + junk).contains("do not parse as PEM");
+    assertThat(s.manifest.disabledTiers()).containsEntry("alpha", "tls ca_file " + dir.resolve("absent.pem") + " is not readable");
   }
 
   /**
