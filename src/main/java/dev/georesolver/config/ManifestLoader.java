@@ -86,12 +86,9 @@ public final class ManifestLoader {
     return new Manifest(root, revision, sha, secrets, disabled, keys, missing);
   }
 
-  /** The largest TLS file accepted, bytes: a certificate chain is a few KiB. */
-  static final long MAX_TLS_FILE_BYTES = 1024 * 1024;
-
   /**
    * Why a tier's TLS files cannot be used (naming the file), or null when each is a readable file
-   * of at most {@value #MAX_TLS_FILE_BYTES} bytes. Their contents are read and checked by the tier
+   * of at most {@value TlsConfig#MAX_FILE_BYTES} bytes. Their contents are read and checked by the tier
    * when it starts, and again whenever they change.
    */
   private static String unreadableTlsFile(TlsConfig tls) {
@@ -101,8 +98,8 @@ public final class ManifestLoader {
         if (!Files.isRegularFile(p) || !Files.isReadable(p)) {
           return "tls " + f.getKey() + " " + f.getValue() + " is not readable";
         }
-        if (Files.size(p) > MAX_TLS_FILE_BYTES) {
-          return "tls " + f.getKey() + " " + f.getValue() + " is larger than " + MAX_TLS_FILE_BYTES + " bytes";
+        if (Files.size(p) > TlsConfig.MAX_FILE_BYTES) {
+          return "tls " + f.getKey() + " " + f.getValue() + " is larger than " + TlsConfig.MAX_FILE_BYTES + " bytes";
         }
       } catch (IOException | java.nio.file.InvalidPathException e) {
         return "tls " + f.getKey() + " " + f.getValue() + " is not readable";

@@ -1,6 +1,5 @@
 package dev.georesolver.config;
 
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,6 +20,9 @@ import java.util.Map;
  * (a new pair takes effect once the key matches the certificate).
  */
 public final class TlsConfig extends Settings {
+
+  /** The largest TLS file read, bytes: a certificate chain is a few KiB. */
+  public static final int MAX_FILE_BYTES = 1024 * 1024;
 
   /** The keys of {@code tls:}. */
   public static final Section<TlsConfig> SECTION = new Section<>(TlsConfig::new);
@@ -84,10 +86,5 @@ public final class TlsConfig extends Settings {
       }
     }
     return Collections.unmodifiableMap(out);
-  }
-
-  /** The files named, in declaration order (certificate, key, authorities). */
-  public List<String> paths() {
-    return new ArrayList<>(files().values());
   }
 }

@@ -89,11 +89,6 @@ public final class Tenants {
     return configured;
   }
 
-  /** Every configured tenant, in manifest order; empty when access is open; unmodifiable. */
-  public List<Tenant> all() {
-    return List.copyOf(byId.values());
-  }
-
   /**
    * The tenant of that id: a configured one, or null when the id is unknown. With open access every
    * id (and none) is {@link Tenant#PUBLIC}.

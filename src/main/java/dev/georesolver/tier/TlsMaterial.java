@@ -32,9 +32,6 @@ import java.security.cert.X509Certificate;
  */
 final class TlsMaterial {
 
-  /** The largest TLS file read, bytes. */
-  static final int MAX_FILE_BYTES = 1024 * 1024;
-
   private final PemKeyCertOptions keyCert;
   private final PemTrustOptions trust;
   private final String described;
@@ -98,12 +95,12 @@ final class TlsMaterial {
   private static Buffer file(String key, String path) {
     byte[] bytes;
     try (InputStream in = Files.newInputStream(Path.of(path))) {
-      bytes = in.readNBytes(MAX_FILE_BYTES + 1);
+      bytes = in.readNBytes(TlsConfig.MAX_FILE_BYTES + 1);
     } catch (IOException | RuntimeException e) {
       throw new TlsMaterialException(key + " " + path + " is not readable");
     }
-    if (bytes.length > MAX_FILE_BYTES) {
-      throw new TlsMaterialException(key + " " + path + " is larger than " + MAX_FILE_BYTES + " bytes");
+    if (bytes.length > TlsConfig.MAX_FILE_BYTES) {
+      throw new TlsMaterialException(key + " " + path + " is larger than " + TlsConfig.MAX_FILE_BYTES + " bytes");
     }
     if (bytes.length == 0) {
       throw new TlsMaterialException(key + " " + path + " is empty");
