@@ -14,13 +14,16 @@
 # (c) failover: tier 1 hung and its breaker open, p99 at the same rate vs tier 2 alone;
 # (d) coalescing: 1,000 concurrent identical requests, upstream calls counted by the provider;
 # (e) the resolver's resident memory at the end;
+# (f) tenants: the replay and pass-through of (a) and (b) against a second resolver whose manifest
+#     adds a tenants: block (BENCH_TENANTS tenants, default 20, two keys each), asked with a
+#     tenant's key, alternating in each round with the resolver without tenants; target: within 5 %;
 # then JFR profiles of the replay and pass-through paths under wrk, and the JMH microbenchmarks.
 # Every load figure is the median of three rounds; baseline and subject alternate in each round.
 #
 # Placement (2 cores): the server under test (resolver, bare endpoint, or the provider when it is the
 # baseline) on BENCH_SERVER_CPUS (default 1); wrk, the load generator and the stand-in provider on
 # BENCH_CLIENT_CPUS (default 0). Needs JDK 17, Maven, wrk (installed with apt-get when missing and
-# root), curl, taskset. Kills what it started on exit. Exit status 1 when any load run saw a
+# root), curl, taskset, sha256sum. Kills what it started on exit. Exit status 1 when any load run saw a
 # non-2xx answer, a socket error or a body that is not a resolved answer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,7 +37,7 @@ while [ $# -gt 0 ]; do
     --no-jmh) JMH=0 ;;
     --no-profile) PROFILE=0 ;;
     --doc) DOC=$2; shift ;;
-    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
     *) echo "bench.sh: unknown argument $1" >&2; exit 2 ;;
   esac
   shift
@@ -43,6 +46,7 @@ done
 SERVER_CPUS=${BENCH_SERVER_CPUS:-1}
 CLIENT_CPUS=${BENCH_CLIENT_CPUS:-0}
 CONNECTIONS=${BENCH_CONNECTIONS:-64}     # wrk connections (closed loop)
+TENANTS=${BENCH_TENANTS:-20}             # tenants configured in (f)
 ROUNDS=3
 if [ "$QUICK" = 1 ]; then
   WRK_S=3 WARM_S=2 OPEN_S=3 OPEN_WARM_S=1 JFR_S=4 COALESCE_TRIALS=1
@@ -76,6 +80,7 @@ command -v java >/dev/null || die "java is missing (JDK 17)"
 command -v curl >/dev/null || die "curl is missing"
 command -v jcmd >/dev/null || die "jcmd is missing (it comes with the JDK: install a JDK 17, not a JRE)"
 command -v taskset >/dev/null || die "taskset is missing (util-linux)"
+command -v sha256sum >/dev/null || die "sha256sum is missing (coreutils)"
 if ! command -v wrk >/dev/null; then
   if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
     say "wrk is missing: installing Debian's wrk package"
@@ -195,9 +200,10 @@ measure() {
 cpu_field() { sed -n "s/.*$2=\([0-9.]*\).*/\1/p" "$RUN/$1.cpu"; }
 
 # wrk NAME SERVER_PID URL SCRIPT MARKER [TAG]: one closed-loop run; result line in $RUN/NAME.res.
+# With WRK_HEADER set (e.g. WRK_HEADER="Authorization: Bearer k" run_wrk ...) every request carries it.
 run_wrk() {
   local name=$1 spid=$2 url=$3 script=$4 marker=$5 tag=${6:-}
-  measure "$name" "$spid" wrk -t1 -c"$CONNECTIONS" -d"${WRK_S}s" --timeout 5s --latency \
+  measure "$name" "$spid" wrk -t1 -c"$CONNECTIONS" -d"${WRK_S}s" --timeout 5s --latency ${WRK_HEADER:+-H "$WRK_HEADER"} \
     -s "$ROOT/scripts/bench/$script" "$url" -- "$marker" ${tag:+"$tag"}
   local out="$RUN/$name.out"
   local rps p50 p99 non2xx bad sockerr
@@ -220,7 +226,7 @@ run_wrk() {
 }
 to_ms() { awk '{ v = $1; if (v ~ /us$/) { sub("us", "", v); v /= 1000 } else if (v ~ /ms$/) { sub("ms", "", v) } else if (v ~ /s$/) { sub("s", "", v); v *= 1000 } printf "%.3f", v }'; }
 res() { sed -n "s/.*\b$2=\([0-9.]*\).*/\1/p" "$RUN/$1.res"; }
-alive_all() { alive "$PROVIDER_PID" "$RESOLVER_PID" "$BARE_PID"; }
+alive_all() { alive "$PROVIDER_PID" "$RESOLVER_PID" "$BARE_PID" "$@"; }
 
 # ---------------------------------------------------------------- start the stand-in and the resolver
 P_PROVIDER=$(pick_port); P_RESOLVER=$(pick_port); P_BARE=$(pick_port)
@@ -313,6 +319,51 @@ alive_all
 SAT=$(median $(for i in $(seq 1 $ROUNDS); do res "b$i-pass" rps; done))
 HALF=$(calc "$SAT / 2" 0)
 note "saturating pass-through rate (median) $SAT req/s; half load $HALF req/s"
+
+# ---------------------------------------------------------------- (f) with tenants
+# A second resolver on the same manifest plus a tenants: block, started for this section only: every
+# request authenticated (one sha256 of the key, compared with every configured digest) and counted
+# per tenant. Each round alternates the resolver without tenants and this one, on the same paths.
+P_TENANTS=$(pick_port)
+export BENCH_TENANT_KEY="bench-tenant-key-$START_EPOCH"
+digest() { printf '%s' "$1" | sha256sum | cut -c1-64; }
+{
+  cat "$RUN/manifest.yaml"
+  echo "tenants:"
+  for t in $(seq 2 "$TENANTS"); do
+    echo "  - { id: \"t$t\", keys: [ { sha256: \"$(digest "other-$t-a")\" }, { sha256: \"$(digest "other-$t-b")\" } ] }"
+  done
+  echo "  - { id: \"bench\", keys: [ { sha256: \"$(digest "bench-old")\" }, { env: \"BENCH_TENANT_KEY\" } ] }"
+} >"$RUN/manifest-tenants.yaml"
+say "(f) with $TENANTS tenants: resolver :$P_TENANTS (CPU $SERVER_CPUS), replay and pass-through, $ROUNDS rounds"
+# shellcheck disable=SC2086
+start tenants "$SERVER_CPUS" java $SERVER_JAVA_OPTS -jar "$RUN/resolver.jar" --manifest "$RUN/manifest-tenants.yaml" --port "$P_TENANTS"
+TENANTS_PID=$LAST_PID
+wait_http "http://127.0.0.1:$P_TENANTS/health/live" "$TENANTS_PID" tenants
+T="http://127.0.0.1:$P_TENANTS"
+AUTH="Authorization: Bearer $BENCH_TENANT_KEY"
+T_REPLAY_URL="$T/v1/geocode?q=10%20Downing%20St%2C%20London%20SW1A%202AA"
+T_PASS_URL="$T/v1/geocode?q="
+[ "$(curl -s -o /dev/null -w '%{http_code}' "$T_REPLAY_URL")" = 401 ] || die "the resolver with tenants answered a request without a key"
+curl -fsS -H "$AUTH" "$T_REPLAY_URL" >/dev/null
+curl -fsS -H "$AUTH" "$T_REPLAY_URL" | grep -q '"replayed":true' || die "the resolver with tenants did not replay the second identical request"
+WRK_S_SAVED=$WRK_S; WRK_S=$WARM_S
+for w in 1 2; do
+  WRK_HEADER=$AUTH run_wrk "warm$w-replay-tenants" "$TENANTS_PID" "$T_REPLAY_URL" wrk-check.lua "$RESOLVED_MARKER"
+  WRK_HEADER=$AUTH run_wrk "warm$w-pass-tenants" "$TENANTS_PID" "$T_PASS_URL" wrk-unique.lua "$RESOLVED_MARKER" "warmt$w"
+done
+WRK_S=$WRK_S_SAVED
+for i in $(seq 1 $ROUNDS); do
+  run_wrk "f$i-replay" "$RESOLVER_PID" "$REPLAY_URL" wrk-check.lua "$RESOLVED_MARKER"
+  WRK_HEADER=$AUTH run_wrk "f$i-replay-tenants" "$TENANTS_PID" "$T_REPLAY_URL" wrk-check.lua "$RESOLVED_MARKER"
+  run_wrk "f$i-pass" "$RESOLVER_PID" "$PASS_URL" wrk-unique.lua "$RESOLVED_MARKER" "f${i}p"
+  WRK_HEADER=$AUTH run_wrk "f$i-pass-tenants" "$TENANTS_PID" "$T_PASS_URL" wrk-unique.lua "$RESOLVED_MARKER" "f${i}t"
+done
+alive_all "$TENANTS_PID"
+curl -fsS "$T/metrics" | grep -q 'georesolver_tenant_requests_total{outcome="admitted",tenant="bench"}' \
+  || die "the resolver with tenants counted no admitted request for tenant bench"
+kill "$TENANTS_PID" 2>/dev/null || true
+for _ in $(seq 1 20); do kill -0 "$TENANTS_PID" 2>/dev/null || break; sleep 0.25; done
 
 # ---------------------------------------------------------------- (c) open the hung tier's breaker
 say "(c) hang tier 1 and open its breaker"
@@ -439,6 +490,12 @@ B_DIRECT=(); B_PASS=()
 for i in $(seq 1 $ROUNDS); do B_DIRECT+=("$(res "b$i-direct" rps)"); B_PASS+=("$(res "b$i-pass" rps)"); done
 MED_DIRECT=$(median "${B_DIRECT[@]}"); MED_PASS=$(median "${B_PASS[@]}")
 PASS_RATIO=$(ratio "$MED_PASS" "$MED_DIRECT")
+F_REPLAY=$(median $(for i in $(seq 1 $ROUNDS); do res "f$i-replay" rps; done))
+F_REPLAY_T=$(median $(for i in $(seq 1 $ROUNDS); do res "f$i-replay-tenants" rps; done))
+F_PASS=$(median $(for i in $(seq 1 $ROUNDS); do res "f$i-pass" rps; done))
+F_PASS_T=$(median $(for i in $(seq 1 $ROUNDS); do res "f$i-pass-tenants" rps; done))
+F_REPLAY_RATIO=$(ratio "$F_REPLAY_T" "$F_REPLAY")
+F_PASS_RATIO=$(ratio "$F_PASS_T" "$F_PASS")
 omed() { median $(for i in $(seq 1 $ROUNDS); do open_field "$i" "$1" "$2"; done); }
 O_D50=$(omed direct p50_ms); O_D99=$(omed direct p99_ms)
 O_P50=$(omed pass p50_ms); O_P99=$(omed pass p99_ms)
@@ -468,6 +525,8 @@ V_NOMINATIM=$(verdict_min "$NOMINATIM_RATIO" 0.9)
 V_GOOGLE=$(verdict_min "$GOOGLE_RATIO" 0.9)
 V_PASS=$(verdict_min "$PASS_RATIO" 0.4)
 V_P99=$(verdict_max_ms "$ADD99" 2)
+V_TREPLAY=$(verdict_min "$F_REPLAY_RATIO" 0.95)
+V_TPASS=$(verdict_min "$F_PASS_RATIO" 0.95)
 if [ "$NON2XX_TOTAL" = 0 ]; then V_2XX="**met** (0 in every load run)"; else V_2XX="**missed**: $NON2XX_TOTAL bad answers (see the failures below)"; fi
 if [ "$UPSTREAM_MAX" = 1 ]; then V_COAL="**met** (1 upstream call per trial)"; else V_COAL="**missed**: upstream calls per trial ${UPSTREAM[*]}"; fi
 
@@ -513,6 +572,8 @@ cpu_row() {
   echo "| Google /maps/api/geocode/json replay ≥ 0.9× /v1 replay | ${GOOGLE_RATIO}× ($MED_GOOGLE vs $MED_REPLAY req/s) | $V_GOOGLE |"
   echo "| pass-through ≥ 0.4× direct | ${PASS_RATIO}× ($MED_PASS vs $MED_DIRECT req/s) | $V_PASS |"
   echo "| p99 added at half load ≤ 2 ms | +${ADD99} ms (p99 $O_P99 vs $O_D99 ms at $HALF req/s) | $V_P99 |"
+  echo "| replay with $TENANTS tenants ≥ 0.95× without | ${F_REPLAY_RATIO}× ($F_REPLAY_T vs $F_REPLAY req/s) | $V_TREPLAY |"
+  echo "| pass-through with $TENANTS tenants ≥ 0.95× without | ${F_PASS_RATIO}× ($F_PASS_T vs $F_PASS req/s) | $V_TPASS |"
   echo "| no non-2xx under load | $NON2XX_TOTAL non-2xx, socket errors or unresolved bodies | $V_2XX |"
   echo "| coalescing: 1 upstream call for $COALESCE_N identical requests | ${UPSTREAM[*]} | $V_COAL |"
   echo
@@ -570,6 +631,17 @@ cpu_row() {
   echo "- failover with tier 1's breaker open vs tier 2 alone: p99 **$O_F99 ms vs $O_P99 ms** (${FO_RATIO}×), p50 $O_F50 vs $O_P50 ms"
   echo "- CPU during the open-loop phase (all rounds): $(cpu_row open)"
   echo "- resolver GC during the open-loop phase (all rounds and targets, G1 on one CPU): $GC_OPEN"
+  echo
+  echo "#### (f) With tenants (wrk, closed loop)"
+  echo
+  echo "A second resolver on the same manifest with a \`tenants:\` block of $TENANTS tenants (two keys each), every request carrying a tenant's key (\`Authorization: Bearer\`), against the resolver without tenants, alternating in each round."
+  echo
+  echo "| round | replay req/s | replay with tenants req/s | replay CPU with tenants | pass req/s | pass with tenants req/s | pass CPU with tenants |"
+  echo "|---|---:|---:|---|---:|---:|---|"
+  for i in $(seq 1 $ROUNDS); do
+    echo "| $i | $(res "f$i-replay" rps) | $(res "f$i-replay-tenants" rps) | $(cpu_row "f$i-replay-tenants") | $(res "f$i-pass" rps) | $(res "f$i-pass-tenants" rps) | $(cpu_row "f$i-pass-tenants") |"
+  done
+  echo "| **median** | **$F_REPLAY** | **$F_REPLAY_T** (${F_REPLAY_RATIO}×) | | **$F_PASS** | **$F_PASS_T** (${F_PASS_RATIO}×) | |"
   echo
   echo "#### (d) Coalescing"
   echo
@@ -633,7 +705,7 @@ else
   { echo "# Benchmarks"; echo; cat "$RUN/generated.md"; } >"$DOC"
 fi
 
-say "done in ${ELAPSED}s: replay ${REPLAY_RATIO}× (compatible: /search ${NOMINATIM_RATIO}×, Google ${GOOGLE_RATIO}× of /v1), pass-through ${PASS_RATIO}×, p99 added +${ADD99} ms, failover p99 ${O_F99} vs ${O_P99} ms, upstream ${UPSTREAM[*]}, RSS $((RSS_KB / 1024)) MB -> $DOC"
+say "done in ${ELAPSED}s: replay ${REPLAY_RATIO}× (compatible: /search ${NOMINATIM_RATIO}×, Google ${GOOGLE_RATIO}× of /v1), pass-through ${PASS_RATIO}× (with tenants: replay ${F_REPLAY_RATIO}×, pass-through ${F_PASS_RATIO}× of without), p99 added +${ADD99} ms, failover p99 ${O_F99} vs ${O_P99} ms, upstream ${UPSTREAM[*]}, RSS $((RSS_KB / 1024)) MB -> $DOC"
 if [ ${#FAILURES[@]} -gt 0 ]; then
   printf '\033[31mbench.sh: %d load run(s) failed:\033[0m\n' "${#FAILURES[@]}" >&2
   printf '  - %s\n' "${FAILURES[@]}" >&2

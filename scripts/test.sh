@@ -8,6 +8,8 @@
 #                   a Prometheus daemon through its init script; only the static promtool is needed)
 #   docker-compose  `docker-compose config` validates docker-compose.yml (no Docker engine needed);
 #                   Debian's docker-compose package, as root
+#   openssl         the mutual-TLS tests make their own certificate authority and certificates at
+#                   run time (no key is committed); Debian's openssl package, as root
 #   node, npm       the real npm clients the compatibility tests drive and playwright-core for the
 #                   dashboard's browser test (src/test/js/package.json, pinned by its lockfile) are
 #                   installed with npm ci into target/npm whenever they are missing or the lockfile
@@ -32,6 +34,10 @@ apt_install() {   # apt_install PACKAGE WHAT: installs a Debian package as root,
 if [ -z "${GEO_TEST_REDIS_URL:-}" ] && ! command -v redis-server >/dev/null 2>&1; then
   apt_install redis-server redis-server redis
   # The package may start a service on 6379; the tests never use it.
+fi
+
+if ! command -v openssl >/dev/null 2>&1; then
+  apt_install openssl openssl openssl
 fi
 
 if [ -z "${PROMTOOL:-}" ]; then

@@ -2,15 +2,20 @@ package dev.georesolver;
 
 import dev.georesolver.bus.Codecs;
 import dev.georesolver.cache.DedupeVerticle;
+import dev.georesolver.chain.Ladders;
 import dev.georesolver.cache.IndexVerticle;
 import dev.georesolver.chain.ChainVerticle;
+import dev.georesolver.config.IntentConfig;
 import dev.georesolver.config.Manifest;
+import dev.georesolver.config.TenantConfig;
 import dev.georesolver.config.TierConfig;
 import dev.georesolver.crs.CrsCatalog;
 import dev.georesolver.deadline.Ticker;
 import dev.georesolver.ingress.IngressVerticle;
 import dev.georesolver.metrics.Metrics;
 import dev.georesolver.ops.OpsVerticle;
+import dev.georesolver.provider.Direction;
+import dev.georesolver.tenant.Tenants;
 import dev.georesolver.tier.Backoff;
 import dev.georesolver.tier.LocalAdapterFactory;
 import dev.georesolver.tier.TierSpec;
@@ -27,6 +32,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
@@ -103,6 +109,8 @@ public final class GeoResolver extends VerticleBase {
   private final Options o;
   private final CrsCatalog crs;
   private final Metrics metrics = new Metrics();
+  /** The tenants and their rate limits, shared by every ingress instance. */
+  private final Tenants tenants;
   /** Children started so far, in order; confined to this verticle's context. */
   private final List<String> started = new ArrayList<>();
   private volatile int port = -1;
@@ -115,6 +123,7 @@ public final class GeoResolver extends VerticleBase {
     this.manifest = manifest;
     this.o = options;
     this.crs = CrsCatalog.of(manifest.crsDefinitions());
+    this.tenants = Tenants.of(manifest, options.ticker());
   }
 
   /** Deploys a resolver on {@code vertx}; fails, with nothing left deployed, if any part fails to start. */
@@ -131,6 +140,7 @@ public final class GeoResolver extends VerticleBase {
         .filter(i -> manifest.enabledTiers().stream().noneMatch(t -> i.accepts(t.claim())))
         .forEach(i -> log.warn("intent {} has no rung left (tiers disabled at start): its requests will be answered 503 misconfigured",
             i.name()));
+    reportTenants();
     boolean index = IndexVerticle.neededBy(manifest);
     var idem = manifest.routing().idempotency();
     Future<?> deployed = child(new DedupeVerticle(idem, manifest.routing().margins(), o.redisUrl(), o.clock(), () -> o.ticker().nanoTime(), metrics));
@@ -175,12 +185,45 @@ public final class GeoResolver extends VerticleBase {
    */
   private Future<?> ingress() {
     int listen = o.port() == 0 && o.ingressInstances() > 1 ? -1 : o.port();
-    IngressVerticle first = new IngressVerticle(manifest, listen, metrics);
+    IngressVerticle first = new IngressVerticle(manifest, listen, metrics, tenants);
     return child(first).compose(id -> {
       port = first.actualPort();
       return o.ingressInstances() <= 1 ? Future.succeededFuture()
-          : children(() -> new IngressVerticle(manifest, listen, metrics), o.ingressInstances() - 1);
+          : children(() -> new IngressVerticle(manifest, listen, metrics, tenants), o.ingressInstances() - 1);
     });
+  }
+
+  /**
+   * Says at start who may call: open access in one line, or each tenant's keys that could not be
+   * read and each strict tenant's intents left with no rung in its region (answered 503
+   * {@code misconfigured}, never routed out of the region).
+   */
+  private void reportTenants() {
+    if (!manifest.tenantsConfigured()) {
+      log.info("no tenants configured: open access, every request is tenant public (a tenants: block requires keys)");
+      return;
+    }
+    log.info("{} tenant(s) configured: {}; requests need a key", manifest.tenants().size(),
+        manifest.tenants().stream().map(TenantConfig::id).toList());
+    metrics.tenants(manifest.tenants().stream().map(TenantConfig::id).toList());
+    manifest.missingTenantKeys().forEach((id, why) -> log.warn("tenant {}: key(s) left out: {}", id, why));
+    Ladders ladders = Ladders.of(manifest);
+    for (TenantConfig t : manifest.tenants()) {
+      if (manifest.tenantKeys(t.id()).isEmpty()) {
+        log.warn("tenant {} has no usable key: every request for it is refused 401", t.id());
+      }
+      if (t.strictRegion() == null) {
+        continue;
+      }
+      for (IntentConfig i : manifest.intents().values()) {
+        for (Direction d : Direction.values()) {
+          if ((t.intents() == null || t.intents().contains(i.name())) && ladders.ladder(i.name(), d, t.strictRegion()).isEmpty()) {
+            log.warn("tenant {} is misconfigured for intent {} ({}): residency strict, and no rung runs in region {}: "
+                + "its requests are answered 503 misconfigured", t.id(), i.name(), d.name().toLowerCase(Locale.ROOT), t.strictRegion());
+          }
+        }
+      }
+    }
   }
 
   /** Undeploys the children started so far, last first; their failures are logged, not raised. */

@@ -2,7 +2,14 @@ package dev.georesolver.bus;
 
 /**
  * Every event-bus address and header name, each with its contract. Requests carry
- * {@link #DEADLINE_HEADER} on every hop; failures use {@link FailureCode} codes.
+ * {@link #DEADLINE_HEADER} on every hop, and resolution requests {@link #TENANT_HEADER}; failures
+ * use {@link FailureCode} codes.
+ *
+ * <p><b>Trust boundary.</b> The event bus is inside it: a message's sender is trusted to name the
+ * tenant it acts for, and no key travels on the bus. Clients outside are authenticated at the HTTP
+ * ingress, which names the tenant it admitted. So the bus must never be opened to anything
+ * untrusted: no SockJS/TCP bridge to clients, and a clustered bus only among the resolver's own
+ * nodes on a private network.
  *
  * <p>Records named below travel with local codecs ({@link Codecs}): inside one JVM the same
  * immutable instance is passed, never copied or re-encoded; between nodes they travel as JSON.
@@ -17,9 +24,11 @@ public final class Addresses {
    * walk, or a {@link Redelivery} of a stored answer) or the public JSON request
    * ({@code {"q"|"address", "bbox", "intent", "budget_ms", "language"}}; reply: the result JSON, the
    * same as HTTP). Header {@link #DEADLINE_HEADER} (else the body's {@code budget_ms}, else the
-   * manifest default). Failures: {@link FailureCode#BAD_REQUEST} (message: problem JSON),
-   * {@link FailureCode#DEADLINE_EXCEEDED}, {@link FailureCode#MISCONFIGURED},
-   * {@link FailureCode#ROUTER_ERROR}.
+   * manifest default), and {@link #TENANT_HEADER} when tenants are configured. Failures:
+   * {@link FailureCode#BAD_REQUEST} (message: problem JSON; also a missing or unknown tenant),
+   * {@link FailureCode#FORBIDDEN} (the tenant may not use the intent),
+   * {@link FailureCode#DEADLINE_EXCEEDED}, {@link FailureCode#MISCONFIGURED} (also a strict tenant
+   * left no rung in its region), {@link FailureCode#ROUTER_ERROR}.
    */
   public static final String RESOLVE = "geocode.resolve";
 
@@ -148,6 +157,16 @@ public final class Addresses {
 
   /** {@link #PRIORITY_HEADER} value of live traffic (the same as no header). */
   public static final String PRIORITY_LIVE = "live";
+
+  /**
+   * Header on {@link #RESOLVE} and {@link #REVERSE}: the id of the tenant the request is made for,
+   * which decides the intents allowed and where the address may be sent (residency). Set by the
+   * ingress to the tenant it authenticated; any other sender names the tenant it acts for (a batch
+   * job its owner's, the reconciler the original request's). Believed without a key: see the trust
+   * boundary above. Without tenants configured it is ignored and every request is {@code public};
+   * with tenants, a missing or unknown id is {@link FailureCode#BAD_REQUEST}.
+   */
+  public static final String TENANT_HEADER = "x-tenant";
 
   /**
    * The milliseconds left that a message carries in {@link #DEADLINE_HEADER}; 0 (spent) when the

@@ -7,6 +7,8 @@ import java.util.Optional;
 public enum FailureCode {
   /** The request is invalid; the message is problem JSON naming the fields. */
   BAD_REQUEST(400),
+  /** The tenant named by the request may not use its intent. */
+  FORBIDDEN(403),
   /** The message arrived with its budget already spent. */
   DEADLINE_EXCEEDED(408),
   /** No rung can serve this request's intent as the ladder is configured. */

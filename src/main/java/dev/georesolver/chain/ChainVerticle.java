@@ -28,10 +28,11 @@ import dev.georesolver.geo.Claim;
 import dev.georesolver.metrics.Metrics;
 import dev.georesolver.normalize.AddressNormalizer;
 import dev.georesolver.normalize.IdempotencyKey;
-import dev.georesolver.provider.AdapterRegistry;
 import dev.georesolver.provider.Direction;
 import dev.georesolver.provider.ForwardQuery;
 import dev.georesolver.provider.ReverseQuery;
+import dev.georesolver.tenant.Tenant;
+import dev.georesolver.tenant.Tenants;
 import dev.georesolver.tier.TierBreaker;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -46,7 +47,6 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -57,8 +57,9 @@ import java.util.stream.Collectors;
  * The ladder walker: stateless apart from its view of tier latencies, so several
  * instances run side by side.
  *
- * <p>For each request: dedupe claim (replay, join an identical walk in flight, or lead) → the
- * ladder trimmed for intent and direction → for each rung: admission against the time left minus
+ * <p>For each request: the tenant named in {@link Addresses#TENANT_HEADER} (its intents checked) →
+ * dedupe claim (replay, join an identical walk in flight, or lead) → the ladder trimmed for intent,
+ * direction and the tenant's residency ({@link Ladders}) → for each rung: admission against the time left minus
  * the reserve for the rungs below, a visit to the tier with the time left, the reply recorded →
  * the first hit answers; the bottom is an honest refusal → the outcome handed to dedupe → reply.
  * The ladder is data, walked by one recursive {@code Future} step.
@@ -71,7 +72,8 @@ public final class ChainVerticle extends VerticleBase {
   private final Clock clock;
   private final Ticker ticker;
   private final AddressNormalizer normalizer = AddressNormalizer.standard();
-  private final Map<Direction, Map<String, List<TierConfig>>> ladders = new EnumMap<>(Direction.class);
+  private Ladders ladders;
+  private Tenants tenants;
   private RequestValidator validator;
   private LadderView view;
   private final boolean writeThrough;
@@ -101,16 +103,8 @@ public final class ChainVerticle extends VerticleBase {
     validator = RequestValidator.forManifest(manifest);
     manifest.intents().values().forEach(i -> acceptedClaims.put(i.name(),
         i.claims().stream().map(Claim::wire).sorted().collect(Collectors.joining(","))));
-    for (Direction d : Direction.values()) {
-      Map<String, List<TierConfig>> byIntent = new HashMap<>();
-      for (IntentConfig i : manifest.intents().values()) {
-        byIntent.put(i.name(), enabled.stream()
-            .filter(t -> i.accepts(t.claim()))
-            .filter(t -> AdapterRegistry.get(t.adapter()).capabilities().supports(d))
-            .toList());
-      }
-      ladders.put(d, byIntent);
-    }
+    ladders = Ladders.of(manifest);
+    tenants = Tenants.of(manifest);
     var bus = vertx.eventBus();
     return Future.all(List.of(
         bus.consumer(Addresses.RESOLVE, m -> onRequest(m, Direction.FORWARD)).completion(),
@@ -152,8 +146,18 @@ public final class ChainVerticle extends VerticleBase {
           "must be one of " + String.join(", ", new java.util.TreeSet<>(manifest.intentNames()))))).encode());
       return;
     }
+    Tenant tenant = tenants.byId(msg.headers().get(Addresses.TENANT_HEADER));
+    if (tenant == null) {
+      msg.fail(FailureCode.BAD_REQUEST.code(), RequestValidator.problemJson(List.of(new FieldProblem(Addresses.TENANT_HEADER,
+          "must name a configured tenant"))).encode());
+      return;
+    }
+    if (!tenant.allows(req.intent())) {
+      msg.fail(FailureCode.FORBIDDEN.code(), "tenant " + tenant.id() + " may not use intent '" + req.intent() + "'");
+      return;
+    }
     Deadline deadline = Deadline.in(ticker, budget);
-    resolve(req, deadline, sw).onComplete(ar -> {
+    resolve(req, tenant, deadline, sw).onComplete(ar -> {
       if (ar.succeeded()) {
         metrics.result(ar.result());
         if (ar.result() instanceof ResolveResult walked) {
@@ -173,15 +177,18 @@ public final class ChainVerticle extends VerticleBase {
 
 
   /** One request, from dedupe claim to result. */
-  Future<ResolveReply> resolve(ResolveRequest req, Deadline deadline, Stopwatch sw) {
+  Future<ResolveReply> resolve(ResolveRequest req, Tenant tenant, Deadline deadline, Stopwatch sw) {
     IntentConfig intent = manifest.intent(req.intent()).orElseThrow();
-    List<TierConfig> ladder = ladders.get(req.direction()).get(intent.name());
+    List<TierConfig> ladder = ladders.ladder(intent.name(), req.direction(), tenant.strictRegion());
     if (ladder.isEmpty()) {
       return Future.failedFuture(new Misconfigured("no rung can serve intent '" + intent.name() + "' ("
-          + req.direction().name().toLowerCase(Locale.ROOT) + ")" + disabledNote()));
+          + req.direction().name().toLowerCase(Locale.ROOT) + ")"
+          + (tenant.strict() ? " in region " + tenant.strictRegion() + ", where tenant " + tenant.id() + "'s addresses must stay" : "")
+          + disabledNote()));
     }
     String key = key(req);
-    String coalesceKey = key + "|" + intent.name() + "|" + req.direction();
+    // Only requests that would walk the same ladder share a walk: a strict tenant's is its region's.
+    String coalesceKey = key + "|" + intent.name() + "|" + req.direction() + (tenant.strict() ? "|in:" + tenant.strictRegion() : "");
     Walk walk = new Walk(req, intent, ladder, deadline, sw, key);
     return claim(key, coalesceKey, intent, deadline).<ResolveReply>compose(v -> switch (v.kind()) {
       case REPLAY -> Future.succeededFuture(v.answer().replayed(intent.name(), req.traceId(), sw.elapsedMs(), v.ageMs() / 1000));

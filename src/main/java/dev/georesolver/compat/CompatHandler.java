@@ -25,9 +25,10 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * One compatible endpoint: gate → translation → the same request {@code /v1} would send, on
- * {@link Addresses#RESOLVE} / {@link Addresses#REVERSE} with the budget in
- * {@link Addresses#DEADLINE_HEADER} and the trace id → the dialect's answer. Knows nothing of tiers.
+ * One compatible endpoint: gate (the tenant's key, its rate limit) → translation → the gate again
+ * for the intent → the same request {@code /v1} would send, on {@link Addresses#RESOLVE} /
+ * {@link Addresses#REVERSE} with the budget in {@link Addresses#DEADLINE_HEADER}, the trace id and
+ * the admitted tenant in {@link Addresses#TENANT_HEADER} → the dialect's answer. Knows nothing of tiers.
  *
  * <p>Every answer, whatever its status, carries {@code Content-Type: application/json;
  * charset=utf-8}, {@code Access-Control-Allow-Origin: *} (browser widgets call these endpoints
@@ -141,8 +142,8 @@ public final class CompatHandler<O> implements Handler<RoutingContext> {
     Params params = query::get;
     Translation<O> t = dialect.translate(params, req);
     gate.admit(dialect.credentials(req, params))
-        .compose(verdict -> verdict instanceof GateVerdict.Admitted
-            ? ask(t, req, traceId)
+        .compose(verdict -> verdict instanceof GateVerdict.Admitted admitted
+            ? ask(t, req, traceId, admitted)
             : Future.succeededFuture(reply(Outcome.of(verdict), t)))
         .otherwise(e -> {
           if (!(e instanceof ReplyException)) {
@@ -165,7 +166,7 @@ public final class CompatHandler<O> implements Handler<RoutingContext> {
     return reply(Outcome.of(Answer.of((ResolveResult) r)), t);
   }
 
-  private Future<ReplayRenderings.Reply> ask(Translation<O> t, HttpServerRequest req, String traceId) {
+  private Future<ReplayRenderings.Reply> ask(Translation<O> t, HttpServerRequest req, String traceId, GateVerdict.Admitted admitted) {
     if (!t.asks()) {
       return Future.succeededFuture(reply(t.early(), t));
     }
@@ -173,10 +174,15 @@ public final class CompatHandler<O> implements Handler<RoutingContext> {
     if (!v.valid()) {
       return Future.succeededFuture(reply(dialect.invalid(v.problems()), t));
     }
+    GateVerdict allowed = gate.authorize(admitted, v.request().intent());
+    if (!(allowed instanceof GateVerdict.Admitted)) {
+      return Future.succeededFuture(reply(Outcome.of(allowed), t));
+    }
     DeliveryOptions o = new DeliveryOptions()
         .setSendTimeout(v.budgetMs() + graceMs)
         .addHeader(Addresses.DEADLINE_HEADER, Long.toString(v.budgetMs()))
-        .addHeader(Addresses.TRACE_HEADER, traceId);
+        .addHeader(Addresses.TRACE_HEADER, traceId)
+        .addHeader(Addresses.TENANT_HEADER, admitted.tenant());
     String address = t.direction() == Direction.FORWARD ? Addresses.RESOLVE : Addresses.REVERSE;
     return bus.<ResolveReply>request(address, v.request(), o)
         .map(Message::body)

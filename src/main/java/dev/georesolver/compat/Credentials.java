@@ -22,12 +22,41 @@ public record Credentials(String key, String where) {
       if (a.regionMatches(true, 0, "Bearer ", 0, 7) && !a.substring(7).isBlank()) {
         return new Credentials(a.substring(7).strip(), "authorization");
       }
+      if (a.regionMatches(true, 0, "Basic ", 0, 6)) {
+        String key = basicPassword(a.substring(6).strip());
+        if (key != null) {
+          return new Credentials(key, "authorization");
+        }
+      }
     }
     if (xApiKey != null && !xApiKey.isBlank()) {
       return new Credentials(xApiKey.strip(), "x-api-key");
     }
     return NONE;
   }
+  /**
+   * The key in HTTP Basic credentials ({@code base64(user:key)}): the password part, or the user part
+   * when the password is empty. A browser sends Basic credentials by itself once asked, also on the
+   * {@code EventSource} of the dashboard, which cannot set an {@code Authorization} header; the user
+   * name means nothing. Null when the value is not Base64 of UTF-8 with a colon.
+   */
+  static String basicPassword(String encoded) {
+    byte[] raw;
+    try {
+      raw = java.util.Base64.getDecoder().decode(encoded);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+    String pair = new String(raw, java.nio.charset.StandardCharsets.UTF_8);
+    int colon = pair.indexOf(':');
+    if (colon < 0) {
+      return null;
+    }
+    String password = pair.substring(colon + 1);
+    String key = password.isEmpty() ? pair.substring(0, colon) : password;
+    return key.isBlank() ? null : key;
+  }
+
 
   /** As {@link #fromHeaders}, with the Google {@code key=} query parameter taking precedence. */
   public static Credentials google(String keyParam, String authorization, String xApiKey) {

@@ -20,6 +20,14 @@ public interface Gate {
   /** The verdict for one request's credentials (which may carry no key at all). */
   Future<GateVerdict> admit(Credentials credentials);
 
+  /**
+   * Whether an admitted tenant may ask with {@code intent} (known once the request is translated):
+   * {@code admitted} itself, or a 403 {@link GateVerdict.Denied}. By default every intent.
+   */
+  default GateVerdict authorize(GateVerdict.Admitted admitted, String intent) {
+    return admitted;
+  }
+
   /** Open access: every request, with or without a key, is tenant {@value #PUBLIC_TENANT}. */
   static Gate open() {
     Future<GateVerdict> admitted = Future.succeededFuture(new GateVerdict.Admitted(PUBLIC_TENANT));

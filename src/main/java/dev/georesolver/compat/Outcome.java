@@ -84,6 +84,7 @@ public sealed interface Outcome {
         FailureCode code = FailureCode.of(re.failureCode()).orElse(FailureCode.ROUTER_ERROR);
         return switch (code) {
           case BAD_REQUEST -> new Invalid(null, problemDetail(re.getMessage()));
+          case FORBIDDEN -> new Denied(403, "This key may not use that intent.");
           case MISCONFIGURED -> new Unavailable(503, "Misconfigured: " + re.getMessage(), null);
           case DEADLINE_EXCEEDED -> new Unavailable(504, "The budget was spent before the router could start.", null);
           case ROUTER_ERROR -> new Failed("Router error.");

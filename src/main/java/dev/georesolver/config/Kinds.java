@@ -41,6 +41,23 @@ final class Kinds {
     }
   };
 
+  /** {@code true} or {@code false}. */
+  static final Kind<Boolean> BOOLEAN = new Kind<>() {
+    @Override
+    public Boolean read(Object raw, String path, Problems problems) {
+      if (raw instanceof Boolean b) {
+        return b;
+      }
+      problems.add(path, "must be true or false");
+      return null;
+    }
+
+    @Override
+    public Object json(Boolean value) {
+      return value;
+    }
+  };
+
   /**
    * An integer in {@code [min, max]}. A quantity that must be positive ({@code min >= 1}) says
    * {@code must be > 0} of anything that is not a positive integer; other fields say
@@ -167,6 +184,40 @@ final class Kinds {
       }
     };
   }
+
+  /** A non-empty YAML list of non-empty strings, each once, as an unmodifiable set in the order given. */
+  static final Kind<Set<String>> STRINGS = new Kind<>() {
+    @Override
+    public Set<String> read(Object raw, String path, Problems problems) {
+      if (!(raw instanceof List<?> list) || list.isEmpty()) {
+        problems.add(path, absentProblem());
+        return null;
+      }
+      Set<String> out = new LinkedHashSet<>();
+      boolean bad = false;
+      for (int i = 0; i < list.size(); i++) {
+        Object x = list.get(i);
+        if (!(x instanceof String s) || s.isBlank()) {
+          problems.add(path + "[" + i + "]", "must be a non-empty string");
+          bad = true;
+        } else if (!out.add(s)) {
+          problems.add(path + "[" + i + "]", "'" + s + "' is a duplicate");
+          bad = true;
+        }
+      }
+      return bad ? null : Collections.unmodifiableSet(out);
+    }
+
+    @Override
+    public Object json(Set<String> value) {
+      return new JsonArray(List.copyOf(value));
+    }
+
+    @Override
+    public String absentProblem() {
+      return "must be a non-empty list";
+    }
+  };
 
   /** A nested mapping read by its own section. */
   static <S extends Settings> Kind<S> section(Section<S> section) {

@@ -17,8 +17,8 @@ import java.util.Set;
  * unmodifiable copy, and {@link #describe()} builds a new object on each call.
  *
  * <p>The top level is a {@link Section} like every block below it. A new top-level block
- * ({@code state}, {@code reconcile}, {@code corrections}, {@code tenants}, {@code audit},
- * {@code batch}) is a section type of its own ({@code StateConfig extends Settings} with its
+ * ({@code state}, {@code reconcile}, {@code corrections}, {@code audit}, {@code batch}; as
+ * {@link #TENANTS} is) is a section type of its own ({@code StateConfig extends Settings} with its
  * {@code SECTION} and fields) plus one field here and its accessor:
  *
  * <pre>{@code
@@ -49,6 +49,12 @@ public final class Manifest {
   /** Pinned proj4 definitions by source CRS ({@code "EPSG:27700": "+proj=…"}); none by default. */
   public static final Field<Map<String, String>> CRS_DEFINITIONS = SECTION.stringMap("crs_definitions").byDefault(Map.of());
 
+  /**
+   * Who may call ({@link TenantConfig}), ids unique; absent: open access, every request tenant
+   * {@code public} with every intent and the admin endpoints open.
+   */
+  public static final Field<List<TenantConfig>> TENANTS = SECTION.list("tenants", TenantConfig.SECTION, TenantConfig.ID);
+
   /** What the HTTP server allows a client ({@link ServerConfig}); every limit has a default. */
   public static final Field<ServerConfig> SERVER = SECTION.section("server", ServerConfig.SECTION)
       .byDefault(ServerConfig.SECTION.defaults());
@@ -68,6 +74,7 @@ public final class Manifest {
       }
     });
     SECTION.rule(Manifest::checkIntentLadders);
+    SECTION.rule(Manifest::checkTenantIntents);
   }
 
   /** The intents a manifest without {@code intents:} starts from. */
@@ -83,22 +90,41 @@ public final class Manifest {
   private final Map<String, Secret> secrets;
   private final Map<String, String> disabledTiers;
   private final List<TierConfig> enabledTiers;
+  private final Map<String, List<KeyDigest>> tenantKeys;
+  private final Map<String, List<String>> missingTenantKeys;
   private final String described;
 
-  Manifest(Settings root, String revision, String sha256, Map<String, Secret> secrets, Map<String, String> disabledTiers) {
+  /**
+   * @param secrets each enabled tier's credential, by tier name
+   * @param disabledTiers tiers left out, with why
+   * @param tenantKeys each tenant's usable key digests, by tenant id
+   * @param missingTenantKeys each tenant's keys that could not be read, with why (never a key)
+   */
+  Manifest(Settings root, String revision, String sha256, Map<String, Secret> secrets, Map<String, String> disabledTiers,
+      Map<String, List<KeyDigest>> tenantKeys, Map<String, List<String>> missingTenantKeys) {
     this.root = root;
     this.revision = revision;
     this.sha256 = sha256;
     this.secrets = Map.copyOf(secrets);
     this.disabledTiers = Collections.unmodifiableMap(new LinkedHashMap<>(disabledTiers));
     this.enabledTiers = routing().tiers().stream().filter(t -> !disabledTiers.containsKey(t.name())).toList();
-    this.described = new JsonObject()
+    Map<String, List<KeyDigest>> keys = new LinkedHashMap<>();
+    tenantKeys.forEach((id, list) -> keys.put(id, List.copyOf(list)));
+    this.tenantKeys = Collections.unmodifiableMap(keys);
+    Map<String, List<String>> missing = new LinkedHashMap<>();
+    missingTenantKeys.forEach((id, list) -> missing.put(id, List.copyOf(list)));
+    this.missingTenantKeys = Collections.unmodifiableMap(missing);
+    JsonObject d = new JsonObject()
         .put("revision", revision)
         .put("sha256", sha256)
         .put("enabled_tiers", enabledTiers.stream().map(TierConfig::name).toList())
-        .put("disabled_tiers", new JsonObject(new LinkedHashMap<>(disabledTiers)))
-        .put("manifest", root.toJson())
-        .encode();
+        .put("disabled_tiers", new JsonObject(new LinkedHashMap<>(disabledTiers)));
+    if (!this.missingTenantKeys.isEmpty()) {
+      JsonObject m = new JsonObject();
+      this.missingTenantKeys.forEach((id, why) -> m.put(id, new io.vertx.core.json.JsonArray(why)));
+      d.put("missing_tenant_keys", m);
+    }
+    this.described = d.put("manifest", root.toJson()).encode();
   }
 
   /**
@@ -122,6 +148,30 @@ public final class Manifest {
   /** See {@link #SERVER}. */
   public ServerConfig server() {
     return root.get(SERVER);
+  }
+
+  /** See {@link #TENANTS}; empty when no tenants are configured (open access); unmodifiable. */
+  public List<TenantConfig> tenants() {
+    List<TenantConfig> t = root.get(TENANTS);
+    return t == null ? List.of() : t;
+  }
+
+  /** Whether a {@code tenants:} block is configured; without one, access is open. */
+  public boolean tenantsConfigured() {
+    return root.get(TENANTS) != null;
+  }
+
+  /**
+   * The digests of a tenant's usable keys, as the loader read them (written hashes, and referenced
+   * keys read once and hashed); empty for an unknown id or a tenant none of whose keys could be read.
+   */
+  public List<KeyDigest> tenantKeys(String tenantId) {
+    return tenantKeys.getOrDefault(tenantId, List.of());
+  }
+
+  /** Each tenant's keys that could not be read at load, with why (naming the variable or file); unmodifiable. */
+  public Map<String, List<String>> missingTenantKeys() {
+    return missingTenantKeys;
   }
 
   /** See {@link #INTENTS}; unmodifiable, in manifest order. */
@@ -169,10 +219,12 @@ public final class Manifest {
 
   /**
    * What {@code GET /manifest} serves: {@code revision}, {@code sha256}, {@code enabled_tiers},
-   * {@code disabled_tiers} (with why) and {@code manifest}, the effective configuration: every
+   * {@code disabled_tiers} (with why), {@code missing_tenant_keys} (when some tenant key could not
+   * be read: where it should have come from) and {@code manifest}, the effective configuration: every
    * field with its default filled in, in the file's shape. Never a credential: a tier's
-   * {@code credential} names only its variable or file, and credential-like header values and
-   * endpoint parts are redacted. A new object on each call.
+   * {@code credential} names only its variable or file, a tenant key shows as its reference or
+   * the first digits of its hash, and credential-like header values and endpoint parts are
+   * redacted. A new object on each call.
    */
   public JsonObject describe() {
     return new JsonObject(described);
@@ -181,6 +233,25 @@ public final class Manifest {
   @Override
   public String toString() {
     return "Manifest[revision=" + revision + ", ladder=" + enabledTiers.stream().map(TierConfig::name).toList() + "]";
+  }
+
+  private static void checkTenantIntents(Settings v, Section.Scope at) {
+    List<TenantConfig> tenants = v.get(TENANTS);
+    Map<String, IntentConfig> intents = v.get(INTENTS);
+    if (tenants == null || intents == null) {
+      return;
+    }
+    for (int i = 0; i < tenants.size(); i++) {
+      Set<String> asked = tenants.get(i).intents();
+      if (asked != null) {
+        for (String name : asked) {
+          if (!intents.containsKey(name)) {
+            at.problem(TENANTS.key() + "[" + i + "]." + TenantConfig.INTENTS.key(), "has unknown intent '" + name
+                + "' (defined: " + String.join(", ", intents.keySet()) + ")");
+          }
+        }
+      }
+    }
   }
 
   private static Map<String, IntentConfig> servableDefaults(RoutingConfig routing) {

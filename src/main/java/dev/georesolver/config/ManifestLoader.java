@@ -10,12 +10,14 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Reads and validates {@code conf/manifest.yaml}, and reads each enabled tier's credential once.
+ * Reads and validates {@code conf/manifest.yaml}, and reads each enabled tier's credential and each
+ * tenant's referenced keys once.
  *
  * <p>Validation collects every problem, each with its path, before refusing: an operator fixes the
  * file once, not once per problem. Unknown fields are problems too, so a typo is never silently
@@ -64,11 +66,83 @@ public final class ManifestLoader {
           disabled.put(t.name(), found.missing());
         }
       }
+      String tls = t.tls() == null ? null : unreadableTlsFile(t.tls());
+      if (tls != null) {
+        disabled.putIfAbsent(t.name(), tls);
+      }
+    }
+    Map<String, List<KeyDigest>> keys = new LinkedHashMap<>();
+    Map<String, List<String>> missing = new LinkedHashMap<>();
+    List<TenantConfig> tenants = root.get(Manifest.TENANTS);
+    if (tenants != null) {
+      readTenantKeys(tenants, env, keys, missing, problems);
+      if (!problems.isEmpty()) {
+        throw problems.exception();
+      }
     }
     String sha = IdempotencyKey.sha256Hex(yaml);
     String gitSha = env.get("MANIFEST_GIT_SHA");
     String revision = sha.substring(0, 12) + (gitSha == null || gitSha.isBlank() ? "" : "-g" + gitSha.trim());
-    return new Manifest(root, revision, sha, secrets, disabled);
+    return new Manifest(root, revision, sha, secrets, disabled, keys, missing);
+  }
+
+  /**
+   * Why a tier's TLS files cannot be used (naming the file), or null when each is a readable file
+   * of at most {@value TlsConfig#MAX_FILE_BYTES} bytes. Their contents are read and checked by the tier
+   * when it starts, and again whenever they change.
+   */
+  private static String unreadableTlsFile(TlsConfig tls) {
+    for (Map.Entry<String, String> f : tls.files().entrySet()) {
+      try {
+        Path p = Path.of(f.getValue());
+        if (!Files.isRegularFile(p) || !Files.isReadable(p)) {
+          return "tls " + f.getKey() + " " + f.getValue() + " is not readable";
+        }
+        if (Files.size(p) > TlsConfig.MAX_FILE_BYTES) {
+          return "tls " + f.getKey() + " " + f.getValue() + " is larger than " + TlsConfig.MAX_FILE_BYTES + " bytes";
+        }
+      } catch (IOException | java.nio.file.InvalidPathException e) {
+        return "tls " + f.getKey() + " " + f.getValue() + " is not readable";
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Reads every tenant's keys once: a written hash as is, a referenced key hashed and forgotten. A
+   * key that cannot be read is left out, with why (a tenant with none left can only be refused); the
+   * same key serving two tenants is a problem, since a request could not say which it is.
+   */
+  private static void readTenantKeys(List<TenantConfig> tenants, Map<String, String> env, Map<String, List<KeyDigest>> keys,
+      Map<String, List<String>> missing, Problems problems) {
+    Map<KeyDigest, String> owners = new LinkedHashMap<>();
+    for (int i = 0; i < tenants.size(); i++) {
+      TenantConfig t = tenants.get(i);
+      List<KeyDigest> usable = new ArrayList<>();
+      for (int k = 0; k < t.keys().size(); k++) {
+        TenantKeyConfig key = t.keys().get(k);
+        String at = Manifest.TENANTS.key() + "[" + i + "]." + TenantConfig.KEYS.key() + "[" + k + "]";
+        KeyDigest d;
+        if (key.sha256() != null) {
+          d = KeyDigest.ofHex(key.sha256());
+        } else {
+          Secret.Lookup found = Secret.lookup(key.env(), key.file(), "key", env);
+          if (found.secret() == null) {
+            missing.computeIfAbsent(t.id(), x -> new ArrayList<>()).add(at + ": " + found.missing());
+            continue;
+          }
+          d = KeyDigest.of(found.secret().reveal());
+        }
+        String owner = owners.entrySet().stream().filter(e -> e.getKey().sameAs(d)).map(Map.Entry::getValue).findFirst().orElse(null);
+        if (owner != null && !owner.equals(t.id())) {
+          problems.add(at, "is the same key as one of tenant '" + owner + "': a key must name one tenant");
+          continue;
+        }
+        owners.put(d, t.id());
+        usable.add(d);
+      }
+      keys.put(t.id(), usable);
+    }
   }
 
   /** The YAML document, refusing a key given twice (the second would otherwise silently win). */

@@ -18,6 +18,11 @@ final class Problems {
     list.add(problem);
   }
 
+  /** Whether a problem names {@code path} (or a path below it). */
+  boolean reportedAt(String path) {
+    return list.stream().anyMatch(p -> p.startsWith(path + " ") || p.startsWith(path + ".") || p.startsWith(path + "["));
+  }
+
   int count() {
     return list.size();
   }

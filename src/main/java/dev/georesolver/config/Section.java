@@ -73,6 +73,14 @@ public final class Section<T extends Settings> {
       problems.add(problem);
     }
 
+    /**
+     * Whether a problem was already reported at one of this section's keys: a refused value reads
+     * as null like an absent one, and a rule should not report the same mistake twice.
+     */
+    public boolean reported(String key) {
+      return problems.reportedAt(child(path, key));
+    }
+
     /** The full path of one of this section's keys, for messages that name another field. */
     public String path(String key) {
       return child(path, key);
@@ -92,6 +100,11 @@ public final class Section<T extends Settings> {
   /** A non-empty string. */
   public Field<String> string(String key) {
     return add(key, Kinds.STRING);
+  }
+
+  /** {@code true} or {@code false}. */
+  public Field<Boolean> bool(String key) {
+    return add(key, Kinds.BOOLEAN);
   }
 
   /** An integer in {@code [min, max]} (use {@link Long#MAX_VALUE} for no upper bound). */
@@ -125,6 +138,11 @@ public final class Section<T extends Settings> {
    */
   public <E> Field<Set<E>> setOf(String key, List<E> options, Function<E, String> wire, Function<Object, String> unknown) {
     return add(key, Kinds.setOf(options, wire, unknown));
+  }
+
+  /** A non-empty list of distinct non-empty strings, as a set in the order given. */
+  public Field<Set<String>> strings(String key) {
+    return add(key, Kinds.STRINGS);
   }
 
   /** A nested section. */

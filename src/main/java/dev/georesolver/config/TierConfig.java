@@ -47,8 +47,13 @@ public final class TierConfig extends Settings {
   public static final Field<Claim> CLAIM = SECTION.choice("claim", List.of(Claim.values()), Claim::wire,
       text -> "'" + text + "' is unknown (known: " + KNOWN_CLAIMS + ")").required();
 
-  /** Documentation and residency label; default {@code global}. */
-  public static final Field<String> REGION = SECTION.string("region").byDefault("global");
+  /**
+   * The region its provider runs in, for tenants whose residency is strict; default {@code global}
+   * (out of every tenant's region). A local rung runs where the deployment runs: it takes
+   * {@code routing.region} ({@link RoutingConfig#regionOf}), and may only repeat it.
+   */
+  public static final Field<String> REGION = SECTION.string("region").check(RoutingConfig::regionProblem)
+      .defaultFrom(v -> v.get(ADAPTER) != null && AdapterRegistry.isLocal(v.get(ADAPTER)) ? null : "global");
 
   /** The longest one attempt may take, milliseconds; required. */
   public static final Field<Long> TIMEOUT_MS = SECTION.longs("timeout_ms", 1, Long.MAX_VALUE).required();
@@ -75,6 +80,9 @@ public final class TierConfig extends Settings {
 
   /** Where its secret comes from; none by default. */
   public static final Field<CredentialConfig> CREDENTIAL = SECTION.section("credential", CredentialConfig.SECTION);
+
+  /** The tier's own TLS material: client certificate, trusted authorities, expected name ({@link TlsConfig}); none by default. */
+  public static final Field<TlsConfig> TLS = SECTION.section("tls", TlsConfig.SECTION);
 
   /** Breaker settings; each defaults on its own ({@link BreakerConfig}). */
   public static final Field<BreakerConfig> BREAKER = SECTION.section("circuit_breaker", BreakerConfig.SECTION)
@@ -109,6 +117,18 @@ public final class TierConfig extends Settings {
         if (problem != null) {
           at.problem(ENDPOINT.key(), problem);
         }
+      }
+    });
+    SECTION.rule((v, at) -> {
+      String adapter = v.get(ADAPTER);
+      String endpoint = v.get(ENDPOINT);
+      if (v.get(TLS) == null || adapter == null) {
+        return;
+      }
+      if (AdapterRegistry.isLocal(adapter)) {
+        at.problem(TLS.key(), "is for HTTP rungs: a local rung makes no connection");
+      } else if (endpoint != null && !endpoint.startsWith("https://")) {
+        at.problem(TLS.key(), "needs an https endpoint");
       }
     });
     SECTION.rule((v, at) -> {
@@ -157,7 +177,7 @@ public final class TierConfig extends Settings {
     return get(CLAIM);
   }
 
-  /** See {@link #REGION}. */
+  /** See {@link #REGION}; null for a local rung that names none (it is {@code routing.region}'s). */
   public String region() {
     return get(REGION);
   }
@@ -195,6 +215,11 @@ public final class TierConfig extends Settings {
   /** See {@link #CREDENTIAL}; null when the tier needs none. */
   public CredentialConfig credential() {
     return get(CREDENTIAL);
+  }
+
+  /** See {@link #TLS}; null when the tier has no TLS material of its own. */
+  public TlsConfig tls() {
+    return get(TLS);
   }
 
   /** See {@link #BREAKER}. */

@@ -22,8 +22,10 @@ import java.util.regex.Pattern;
 
 /**
  * {@code GET|POST /v1/geocode} and {@code GET /v1/reverse}: decodes the request strictly (the query
- * by {@link QueryString}, a body by {@link JsonBody}), validates it, sends it to the chain with its
- * budget in {@link Addresses#DEADLINE_HEADER}, and writes the result. Knows nothing of tiers.
+ * by {@link QueryString}, a body by {@link JsonBody}), validates it, checks that the tenant admitted
+ * by the {@link TenantAuth} in front of it may use the intent, sends it to the chain with its budget
+ * in {@link Addresses#DEADLINE_HEADER} and the tenant in {@link Addresses#TENANT_HEADER}, and writes
+ * the result. Knows nothing of tiers.
  */
 public final class GeocodeHandler implements Handler<RoutingContext> {
 
@@ -35,15 +37,18 @@ public final class GeocodeHandler implements Handler<RoutingContext> {
   private final Metrics metrics;
   private final long maxBodyBytes;
   private final long graceMs;
+  private final TenantAuth auth;
 
   /**
    * @param maxBodyBytes the largest POST body read, bytes
    * @param graceMs how long past the budget the chain's reply is waited for (the chain answers by
    *     the deadline itself; the grace only absorbs scheduling jitter, so a late reply is still a
    *     real answer rather than a 504)
+   * @param auth the guard in front of this route, which admitted the request's tenant
    */
   public GeocodeHandler(EventBus bus, RequestValidator validator, Direction direction, Metrics metrics, long maxBodyBytes,
-      long graceMs) {
+      long graceMs, TenantAuth auth) {
+    this.auth = auth;
     this.graceMs = graceMs;
     this.metrics = metrics;
     this.bus = bus;
@@ -82,10 +87,14 @@ public final class GeocodeHandler implements Handler<RoutingContext> {
       reject(ctx, v.problems(), traceId);
       return;
     }
+    if (!auth.permits(ctx, v.request().intent(), traceId)) {
+      return;
+    }
     DeliveryOptions o = new DeliveryOptions()
         .setSendTimeout(v.budgetMs() + graceMs)
         .addHeader(Addresses.DEADLINE_HEADER, Long.toString(v.budgetMs()))
-        .addHeader(Addresses.TRACE_HEADER, traceId);
+        .addHeader(Addresses.TRACE_HEADER, traceId)
+        .addHeader(Addresses.TENANT_HEADER, auth.tenant(ctx).id());
     String address = direction == Direction.FORWARD ? Addresses.RESOLVE : Addresses.REVERSE;
     bus.<ResolveReply>request(address, v.request(), o)
         .map(Message::body)

@@ -2,12 +2,12 @@ package dev.georesolver.ingress;
 
 import dev.georesolver.bus.RequestValidator;
 import dev.georesolver.compat.CompatRoutes;
-import dev.georesolver.compat.Gate;
 import dev.georesolver.config.Manifest;
 import dev.georesolver.config.MarginsConfig;
 import dev.georesolver.deadline.Ticker;
 import dev.georesolver.metrics.Metrics;
 import dev.georesolver.provider.Direction;
+import dev.georesolver.tenant.Tenants;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpServer;
@@ -23,9 +23,15 @@ import java.lang.management.ManagementFactory;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The HTTP face: routing, input validation and budget parsing; each route a small handler; the
- * operator's routes ({@link AdminRoutes}). Talks to the rest only over the event bus. Several
- * instances may share the port; they share its connection cap too.
+ * The HTTP face: tenant authentication, routing, input validation and budget parsing; each route a
+ * small handler; the operator's routes ({@link AdminRoutes}). Talks to the rest only over the event bus. Several instances may share the port;
+ * they share its connection cap, and must share one {@link Tenants} (the tenants' rate limits).
+ *
+ * <p>Guards come first ({@link TenantAuth}): every {@code /v1} route needs a tenant's key (when
+ * tenants are configured), {@code /admin/*}, {@code /v1/reconcile} and {@code /manifest} an admin's;
+ * a route mounted later under those prefixes is behind the same guard. {@code /health/*},
+ * {@code /metrics} and Nominatim's {@code /status} stay open and name no tenant; the compatible
+ * endpoints ask the same tenants through their {@link dev.georesolver.compat.Gate}.
  *
  * <p>The server speaks HTTP/1.1 and holds clients to {@link ServerLimits}: connections are counted
  * and deadlined from the moment they are accepted ({@link ConnectionGuard}), and every request the
@@ -42,24 +48,37 @@ public final class IngressVerticle extends VerticleBase {
   private final int port;
   private final Metrics metrics;
   private final ServerLimits limits;
+  private final Tenants tenants;
   private HttpServer server;
   private ConnectionGuard guard;
   private ConnectionCount count;
 
-  /** An ingress with the manifest's {@code server:} limits, overridden by the environment's {@code GEO_SERVER_*}. */
-  public IngressVerticle(Manifest manifest, int port, Metrics metrics) {
-    this(manifest, port, metrics, ServerLimits.of(manifest.server(), System.getenv()));
+  /**
+   * An ingress with the manifest's {@code server:} limits, overridden by the environment's
+   * {@code GEO_SERVER_*}.
+   *
+   * @param tenants the manifest's tenants, shared by every ingress instance of the process
+   */
+  public IngressVerticle(Manifest manifest, int port, Metrics metrics, Tenants tenants) {
+    this(manifest, port, metrics, ServerLimits.of(manifest.server(), System.getenv()), tenants);
+  }
+
+  /** A lone ingress instance with its own {@link Tenants} (rate limits of its own). */
+  public IngressVerticle(Manifest manifest, int port, Metrics metrics, ServerLimits limits) {
+    this(manifest, port, metrics, limits, Tenants.of(manifest));
   }
 
   /**
    * @param port the port to listen on; 0 picks a free one
    * @param limits what clients are allowed
+   * @param tenants the manifest's tenants, shared by every ingress instance of the process
    */
-  public IngressVerticle(Manifest manifest, int port, Metrics metrics, ServerLimits limits) {
+  public IngressVerticle(Manifest manifest, int port, Metrics metrics, ServerLimits limits, Tenants tenants) {
     this.metrics = metrics;
     this.manifest = manifest;
     this.port = port;
     this.limits = limits;
+    this.tenants = tenants;
   }
 
   @Override
@@ -74,11 +93,21 @@ public final class IngressVerticle extends VerticleBase {
     Router router = Router.router(vertx);
     long body = limits.maxBodyBytes();
     long grace = margins.ingressGraceMs();
-    router.get("/v1/geocode").handler(new GeocodeHandler(bus, validator, Direction.FORWARD, metrics, body, grace));
-    router.post("/v1/geocode").handler(new GeocodeHandler(bus, validator, Direction.FORWARD, metrics, body, grace));
-    router.get("/v1/reverse").handler(new GeocodeHandler(bus, validator, Direction.REVERSE, metrics, body, grace));
-    // Drop-in Nominatim and Google endpoints in front of the same chain; open access until tenants exist.
-    CompatRoutes.mount(router, bus, validator, Gate.open(), margins);
+    TenantAuth auth = new TenantAuth(tenants, metrics);
+    // Guards before every route: whatever is mounted under these prefixes, now or later, is behind them.
+    router.route("/v1/*").handler(auth);
+    router.route("/v1/reconcile").handler(auth.admin());
+    router.route("/v1/reconcile/*").handler(auth.admin());
+    router.route("/admin/*").handler(auth.admin());
+    // The page holds no data, but it is the operator's: guarded so that a browser is asked for the
+    // admin key once and then sends it (Basic) with the page's event stream, which cannot set headers.
+    router.route("/dashboard").handler(auth.admin());
+    router.route("/dashboard/*").handler(auth.admin());
+    router.get("/v1/geocode").handler(new GeocodeHandler(bus, validator, Direction.FORWARD, metrics, body, grace, auth));
+    router.post("/v1/geocode").handler(new GeocodeHandler(bus, validator, Direction.FORWARD, metrics, body, grace, auth));
+    router.get("/v1/reverse").handler(new GeocodeHandler(bus, validator, Direction.REVERSE, metrics, body, grace, auth));
+    // Drop-in Nominatim and Google endpoints in front of the same chain, asking the same tenants.
+    CompatRoutes.mount(router, bus, validator, auth.gate(), margins);
     router.get("/health/live").handler(ctx -> ctx.response().putHeader("content-type", "application/json")
         .end(new JsonObject().put("status", "live").toBuffer()));
     router.get("/health/ready").handler(new HealthHandler(bus, margins.healthTimeoutMs()));
@@ -86,7 +115,8 @@ public final class IngressVerticle extends VerticleBase {
         .putHeader("content-type", "text/plain; version=0.0.4; charset=utf-8")
         .end(metrics.scrape()));
     JsonObject described = manifest.describe();
-    router.get("/manifest").handler(ctx -> ctx.response().putHeader("content-type", "application/json")
+    // It names every tenant, its region and its key references: an admin's to read once tenants exist.
+    router.get("/manifest").handler(auth.admin()).handler(ctx -> ctx.response().putHeader("content-type", "application/json")
         .end(described.toBuffer()));
     // Drills, the live feed and the dashboard: everything that acts or tells is under /admin/.
     AdminRoutes.mount(router, bus, margins, dashboard);

@@ -28,6 +28,10 @@ import java.util.Locale;
  *   <li>a request refused at the HTTP layer ({@link RejectedRequest}: undecodable, over a limit,
  *       too slow) → its own status (400, 408, 413, 414, 431) naming the part at fault, then the
  *       connection closed, since the rest of the request cannot carry another;
+ *   <li>no key or an unknown key → 401 {@code unauthenticated} with {@code WWW-Authenticate};
+ *       an intent or endpoint the tenant may not use (also {@link FailureCode#FORBIDDEN}) → 403
+ *       {@code forbidden}; a tenant over its rate limit → 429 {@code rate_limited} with
+ *       {@code Retry-After};
  *   <li>{@link FailureCode#MISCONFIGURED} → 503 {@code misconfigured} (no rung can serve the intent);
  *   <li>{@link FailureCode#ROUTER_ERROR} and anything unexpected → 500 {@code router_error};
  *   <li>the chain not answering within the budget plus grace → 504 {@code router_timeout};
@@ -47,6 +51,48 @@ public final class Problems {
   public static final long DRAIN_MS = 1000;
 
   private Problems() {}
+
+  /** The challenge sent with every 401: the key goes in {@code Authorization: Bearer} (or {@code X-Api-Key}). */
+  public static final String CHALLENGE = "Bearer realm=\"georesolver\"";
+
+  /**
+   * The second challenge on the operator's pages: a browser asks its user for the admin key (any
+   * user name, the key as password) and then sends it by itself, the dashboard's event stream too.
+   */
+  public static final String BROWSER_CHALLENGE = "Basic realm=\"georesolver admin\", charset=\"UTF-8\"";
+
+  /**
+   * Sends a 401 for a request without a usable key.
+   *
+   * @param keyGiven whether a key was presented (then the challenge says it is invalid)
+   */
+  public static void unauthenticated(HttpServerResponse resp, boolean keyGiven, String detail, String traceId) {
+    unauthenticated(resp, keyGiven, false, detail, traceId);
+  }
+
+  /**
+   * Sends a 401 for a request without a usable key; {@code browser} adds {@link #BROWSER_CHALLENGE}
+   * (only on the operator's pages: an API client in a browser must not get a login prompt).
+   */
+  public static void unauthenticated(HttpServerResponse resp, boolean keyGiven, boolean browser, String detail,
+      String traceId) {
+    resp.putHeader("WWW-Authenticate", keyGiven ? CHALLENGE + ", error=\"invalid_token\"" : CHALLENGE);
+    if (browser) {
+      resp.headers().add("WWW-Authenticate", BROWSER_CHALLENGE);
+    }
+    send(resp, 401, problem("unauthenticated", "Unauthenticated", 401, detail), traceId);
+  }
+
+  /** Sends a 403 for an intent or endpoint the caller's tenant may not use. */
+  public static void forbidden(HttpServerResponse resp, String detail, String traceId) {
+    send(resp, 403, problem("forbidden", "Forbidden", 403, detail), traceId);
+  }
+
+  /** Sends a 429 for a tenant over its rate limit, with {@code Retry-After} in whole seconds. */
+  public static void rateLimited(HttpServerResponse resp, long retryAfterS, String detail, String traceId) {
+    resp.putHeader("Retry-After", Long.toString(retryAfterS));
+    send(resp, 429, problem("rate_limited", "Too Many Requests", 429, detail), traceId);
+  }
 
   /** Sends a 400 for field problems. */
   public static void badRequest(HttpServerResponse resp, List<FieldProblem> problems, String traceId) {
@@ -79,12 +125,34 @@ public final class Problems {
       resp.putHeader("connection", "close");
       send(resp, r.status(), p, traceId);
     }
-    HttpConnection conn = req.connection();
-    Context context = Vertx.currentContext();
-    if (r.close() == RejectedRequest.Close.NOW || req.isEnded() || context == null) {
-      conn.close();
+    if (r.close() == RejectedRequest.Close.NOW || req.isEnded() || Vertx.currentContext() == null) {
+      req.connection().close();
       return;
     }
+    closeAfterDrain(req);
+  }
+
+  /**
+   * Readies a request that is about to be refused before its body is read (a 401, 403 or 429 from
+   * the tenant guard): when it carries a body, the answer says {@code connection: close} and the
+   * body is read and dropped, for up to {@link #DRAIN_MS}, before the connection is closed, so the
+   * client sees the answer whatever the body does (a broken chunk included). A request without a
+   * body keeps its connection.
+   */
+  public static void beforeBody(HttpServerRequest req) {
+    String length = req.getHeader("content-length");
+    boolean body = req.headers().contains("transfer-encoding") || (length != null && !length.strip().equals("0"));
+    if (!body || req.isEnded() || Vertx.currentContext() == null) {
+      return;
+    }
+    req.response().putHeader("connection", "close");
+    closeAfterDrain(req);
+  }
+
+  /** Reads and drops the rest of the request, then closes its connection (at its end, at a broken body, or after {@link #DRAIN_MS}). */
+  private static void closeAfterDrain(HttpServerRequest req) {
+    HttpConnection conn = req.connection();
+    Context context = Vertx.currentContext();
     req.handler(dropped -> { });
     req.exceptionHandler(t -> conn.close());
     req.endHandler(v -> conn.close());
@@ -116,6 +184,10 @@ public final class Problems {
         switch (code) {
           case BAD_REQUEST -> {
             send(resp, 400, parseProblem(re.getMessage()), traceId);
+            return;
+          }
+          case FORBIDDEN -> {
+            forbidden(resp, re.getMessage(), traceId);
             return;
           }
           case MISCONFIGURED -> {

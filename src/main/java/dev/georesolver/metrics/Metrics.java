@@ -50,7 +50,12 @@ import java.util.function.IntSupplier;
  *       and forced closed 0), {@code georesolver_breaker_forced{tier}} (1 while an operator holds
  *       the breaker open or closed, else 0) and {@code georesolver_breaker_transitions_total{tier, to}}
  *       ({@code to}: closed, open, half_open, forced_open, forced_closed);
- *   <li>{@code georesolver_store_available{store}} — 1 while the Redis breaker lets commands through.
+ *   <li>{@code georesolver_store_available{store}} — 1 while the Redis breaker lets commands through;
+ *   <li>{@code georesolver_tenant_requests_total{tenant, outcome}} — with tenants configured, each
+ *       authenticated request by tenant: {@code admitted}, {@code forbidden} (an intent or endpoint
+ *       the tenant may not use), {@code rate_limited}; tenant ids are the manifest's, a fixed set;
+ *   <li>{@code georesolver_unauthenticated_total{reason}} — requests refused 401, by
+ *       {@code missing_key} or {@code unknown_key} (no tenant to count them under).
  * </ul>
  *
  * One registry per process, shared by the verticles (meters are thread-safe); meters are cached so
@@ -64,6 +69,23 @@ public final class Metrics {
   public static final Set<String> HTTP_REJECTIONS = Set.of("connection_limit", "header_timeout",
       "body_timeout", "body_too_large", "malformed", "request_line_too_long", "headers_too_large");
 
+  /** What {@link #tenant} counts for a tenant's request. */
+  public enum TenantOutcome {
+    /** Authenticated and within its rate limit. */
+    ADMITTED,
+    /** An intent or endpoint it may not use: 403. */
+    FORBIDDEN,
+    /** Over its rate limit: 429. */
+    RATE_LIMITED;
+
+    String wire() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  /** The reasons {@link #unauthenticated} counts. */
+  public static final Set<String> UNAUTHENTICATED_REASONS = Set.of("missing_key", "unknown_key");
+
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final Map<String, Counter> counters = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> gauges = new ConcurrentHashMap<>();
@@ -71,6 +93,8 @@ public final class Metrics {
   private final Map<RungTags, Counter> rungs = new ConcurrentHashMap<>();
   private final Map<RefusalTags, Counter> refusals = new ConcurrentHashMap<>();
   private final Map<String, Timer> rungTimers = new ConcurrentHashMap<>();
+  /** Per tenant, its counters by {@link TenantOutcome} ordinal: one lookup per request, no tag set built. */
+  private final Map<String, Counter[]> tenantCounters = new ConcurrentHashMap<>();
   private final Timer forwardTimer = requestTimer("forward");
   private final Timer reverseTimer = requestTimer("reverse");
   private final Counter walked = delivery("walked");
@@ -279,6 +303,46 @@ public final class Metrics {
     for (String to : BREAKER_STATES) {
       transitions(tier, to);
     }
+  }
+
+  /** Declares the tenants' counters at zero, so a rate over them exists before their first request. */
+  public void tenants(Iterable<String> ids) {
+    ids.forEach(this::tenantCounters);
+    UNAUTHENTICATED_REASONS.forEach(r -> unauthenticatedCounter(r));
+  }
+
+  /** Records one authenticated request of a configured tenant. */
+  public void tenant(String id, TenantOutcome outcome) {
+    tenantCounters(id)[outcome.ordinal()].increment();
+  }
+
+  private Counter[] tenantCounters(String id) {
+    return tenantCounters.computeIfAbsent(id, t -> {
+      TenantOutcome[] all = TenantOutcome.values();
+      Counter[] c = new Counter[all.length];
+      for (TenantOutcome o : all) {
+        c[o.ordinal()] = Counter.builder("georesolver_tenant_requests").description("Authenticated requests, by tenant and outcome")
+            .tag("tenant", t).tag("outcome", o.wire()).register(registry);
+      }
+      return c;
+    });
+  }
+
+  /**
+   * Records a request refused 401.
+   *
+   * @param reason one of {@link #UNAUTHENTICATED_REASONS}
+   * @throws IllegalArgumentException for any other reason
+   */
+  public void unauthenticated(String reason) {
+    if (!UNAUTHENTICATED_REASONS.contains(reason)) {
+      throw new IllegalArgumentException("not a reason for a 401: " + reason);
+    }
+    unauthenticatedCounter(reason).increment();
+  }
+
+  private Counter unauthenticatedCounter(String reason) {
+    return counter("401|" + reason, "georesolver_unauthenticated", "Requests refused for a missing or unknown key", "reason", reason);
   }
 
   /** Records whether a store's Redis is usable. */

@@ -10,6 +10,7 @@ import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.RequestOptions;
+import io.vertx.core.net.SocketAddress;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -33,14 +34,25 @@ final class HttpAttempt {
 
   private final Vertx vertx;
   private final HttpClient client;
+  private final String serverName;
   private String prefix;
   private String host;
   private int port;
   private boolean ssl;
+  private SocketAddress server;
 
   HttpAttempt(Vertx vertx, HttpClient client) {
+    this(vertx, client, null);
+  }
+
+  /**
+   * @param serverName the name the provider's certificate carries, sent as SNI and {@code Host}
+   *     while the connection goes to the URL's host; null to use the URL's host for both
+   */
+  HttpAttempt(Vertx vertx, HttpClient client, String serverName) {
     this.vertx = vertx;
     this.client = client;
+    this.serverName = serverName;
   }
 
   /** Sends {@code r}, failing after {@code timeoutMs} in all. */
@@ -92,10 +104,14 @@ final class HttpAttempt {
       host = o.getHost();
       port = o.getPort();
       ssl = o.isSsl();
-      return;
+      server = serverName == null ? null : SocketAddress.inetSocketAddress(port, host);
+    } else {
+      String rest = url.substring(p.length());
+      o.setHost(host).setPort(port).setSsl(ssl).setURI(rest.charAt(0) == '?' ? "/" + rest : rest);
     }
-    String rest = url.substring(p.length());
-    o.setHost(host).setPort(port).setSsl(ssl).setURI(rest.charAt(0) == '?' ? "/" + rest : rest);
+    if (server != null) {
+      o.setServer(server).setHost(serverName);
+    }
   }
 
   /** Index just past {@code scheme://authority} in an absolute URL. */

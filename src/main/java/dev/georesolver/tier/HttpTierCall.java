@@ -15,45 +15,127 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClientAgent;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.PoolOptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * A rung answered over HTTP by a {@link ProviderAdapter}: builds the request, adds the tier's
  * credential, extra headers and {@code Idempotency-Key}, sends it on the tier's own connection pool
  * and parses the answer. Use on the owning verticle's context only.
+ *
+ * <p>The pool is the tier's alone, and so is its TLS material ({@link TlsMaterial}): another tier's
+ * client certificate can never be presented on its connections. A credential given as a file and
+ * the TLS files are watched ({@link FileWatch}); a change is read on a worker and swapped in
+ * between requests — the credential for the next request, the TLS material for the next
+ * connection (requests in flight finish on the connections they have) — so rotation needs no
+ * restart. A changed file that cannot be used keeps the previous value, said in the log.
  */
 final class HttpTierCall implements TierCall {
+
+  private static final Logger log = LoggerFactory.getLogger(HttpTierCall.class);
 
   /** Sent unless the manifest sets its own {@code User-Agent}. */
   static final String DEFAULT_USER_AGENT = "georesolver/0.1 (+https://github.com/georesolver/georesolver)";
 
+  private final Vertx vertx;
   private final TierConfig cfg;
   private final ProviderAdapter adapter;
-  private final Secret secret;
   private final CredentialPlacement placement;
-  private final HttpClientAgent client;
-  private final HttpAttempt http;
   private final Map<String, String> constantHeaders;
+  private final List<FileWatch> watches = new ArrayList<>();
+  /** Replaced when its file changes; read and written on this context only. */
+  private Secret secret;
+  private HttpClientAgent client;
+  private HttpAttempt http;
 
-  /**
-   * @param adapter the registry's entry for the tier's {@code adapter} (an HTTP one)
-   * @param secret the tier's credential, or null
-   */
-  HttpTierCall(Vertx vertx, TierConfig cfg, AdapterRegistry.Adapter adapter, Secret secret) {
+  private HttpTierCall(Vertx vertx, TierConfig cfg, AdapterRegistry.Adapter adapter, Secret secret) {
+    this.vertx = vertx;
     this.cfg = cfg;
     this.adapter = adapter.http();
     this.secret = secret;
     CredentialPlacement p = cfg.credential() == null ? null : cfg.credential().placement();
     CredentialPlacement byDefault = adapter.capabilities().defaultCredential();
     this.placement = p != null ? p : byDefault != null ? byDefault : CredentialPlacement.header("X-Api-Key");
+    this.constantHeaders = constantHeaders(cfg);
+  }
+
+  /**
+   * The tier's call, ready: its credential file and TLS files watched from now on, the TLS files
+   * read and checked on a worker, the client built with them. Fails, naming the file, when the TLS
+   * material cannot be used.
+   *
+   * @param adapter the registry's entry for the tier's {@code adapter} (an HTTP one)
+   * @param secret the tier's credential as the manifest read it, or null
+   */
+  static Future<TierCall> start(Vertx vertx, TierConfig cfg, AdapterRegistry.Adapter adapter, Secret secret) {
+    HttpTierCall call = new HttpTierCall(vertx, cfg, adapter, secret);
+    return call.watch()
+        .compose(v -> cfg.tls() == null ? Future.<TlsMaterial>succeededFuture(null)
+            : vertx.executeBlocking(() -> TlsMaterial.read(vertx, cfg.tls()), false))
+        .map(tls -> {
+          call.build(tls);
+          if (tls != null) {
+            log.info("tier {}: TLS with {}", cfg.name(), tls);
+          }
+          return (TierCall) call;
+        })
+        .onFailure(e -> call.stopWatching());
+  }
+
+  private void build(TlsMaterial tls) {
+    HttpClientOptions options = new HttpClientOptions().setKeepAlive(true).setTcpNoDelay(true).setDecompressionSupported(true);
     this.client = vertx.httpClientBuilder()
-        .with(new HttpClientOptions().setKeepAlive(true).setTcpNoDelay(true).setDecompressionSupported(true))
+        .with(tls == null ? options : tls.applyTo(options))
         .with(new PoolOptions().setHttp1MaxSize(cfg.poolSize()).setMaxWaitQueueSize(cfg.poolSize() * 16))
         .build();
-    this.http = new HttpAttempt(vertx, client);
-    this.constantHeaders = constantHeaders(cfg);
+    this.http = new HttpAttempt(vertx, client, cfg.tls() == null ? null : cfg.tls().serverName());
+  }
+
+  /** Starts watching the credential file (when the credential is one) and the TLS files. */
+  private Future<Void> watch() {
+    Future<Void> started = Future.succeededFuture();
+    if (secret != null && cfg.credential().file() != null) {
+      started = started.compose(v -> watch(List.of(Path.of(cfg.credential().file())), this::reloadCredential));
+    }
+    if (cfg.tls() != null) {
+      List<Path> files = cfg.tls().files().values().stream().map(Path::of).toList();
+      started = started.compose(v -> watch(files, this::reloadTls));
+    }
+    return started;
+  }
+
+  private Future<Void> watch(List<Path> files, Runnable onChange) {
+    FileWatch w = new FileWatch(vertx, files, onChange);
+    watches.add(w);
+    return w.start();
+  }
+
+  private void stopWatching() {
+    watches.forEach(FileWatch::stop);
+  }
+
+  private void reloadCredential() {
+    vertx.executeBlocking(() -> Secret.reread(cfg.credential()), false)
+        .onSuccess(s -> {
+          secret = s;
+          log.info("tier {}: credential reloaded from {}", cfg.name(), cfg.credential().sourceDescription());
+        })
+        .onFailure(e -> log.warn("tier {}: credential file changed but cannot be used ({}): keeping the previous credential",
+            cfg.name(), e.getMessage()));
+  }
+
+  private void reloadTls() {
+    vertx.executeBlocking(() -> TlsMaterial.read(vertx, cfg.tls()), false)
+        .compose(m -> client.updateSSLOptions(m.sslOptions(), true).map(m))
+        .onSuccess(m -> log.info("tier {}: TLS material reloaded: {}", cfg.name(), m))
+        .onFailure(e -> log.warn("tier {}: TLS files changed but cannot be used ({}): keeping the previous material",
+            cfg.name(), e.getMessage()));
   }
 
   @Override
@@ -101,6 +183,7 @@ final class HttpTierCall implements TierCall {
 
   @Override
   public Future<Void> close() {
-    return client.close();
+    stopWatching();
+    return client == null ? Future.succeededFuture() : client.close();
   }
 }

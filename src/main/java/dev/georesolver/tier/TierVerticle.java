@@ -95,7 +95,7 @@ public final class TierVerticle extends VerticleBase {
 
   private Future<TierCall> buildCall() {
     if (!adapter.local()) {
-      return Future.succeededFuture(new HttpTierCall(vertx, cfg, adapter, spec.secret()));
+      return HttpTierCall.start(vertx, cfg, adapter, spec.secret());
     }
     LocalAdapterFactory factory = spec.localAdapter() != null ? spec.localAdapter()
         : LocalAdapters.builtIn(cfg.adapter(), spec.clock());

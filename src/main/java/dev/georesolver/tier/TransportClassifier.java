@@ -7,6 +7,7 @@ import io.vertx.core.http.HttpClosedException;
 import io.vertx.core.http.StreamResetException;
 
 import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLHandshakeException;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
@@ -25,7 +26,10 @@ import java.util.concurrent.TimeoutException;
  *
  * <p>Timeouts, refused and reset connections are transient. A DNS failure is degradable and not
  * retried: a name that does not resolve now will not resolve 50 ms later, and with no network it
- * must fail fast rather than be waited out. TLS failures are configuration, so degradable too.
+ * must fail fast rather than be waited out. TLS failures are configuration, so degradable too (and
+ * counted against the breaker): a handshake the provider refused — no client certificate, one it
+ * does not trust — or a provider certificate that is not trusted or not for the expected name says
+ * {@code TLS handshake failed: <why>}.
  */
 public final class TransportClassifier {
 
@@ -69,6 +73,9 @@ public final class TransportClassifier {
     }
     if (c instanceof ConnectionPoolTooBusyException) {
       return fail(FailureClass.TRANSIENT, "connection pool saturated");
+    }
+    if (c instanceof SSLHandshakeException) {
+      return fail(FailureClass.DEGRADABLE, "TLS handshake failed: " + shortMessage(c));
     }
     if (c instanceof SSLException) {
       return fail(FailureClass.DEGRADABLE, "TLS failure: " + shortMessage(c));

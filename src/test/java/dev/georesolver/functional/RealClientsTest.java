@@ -1,16 +1,9 @@
 package dev.georesolver.functional;
 
-import dev.georesolver.bus.RequestValidator;
-import dev.georesolver.compat.CompatRoutes;
-import dev.georesolver.compat.Gate;
-import dev.georesolver.compat.GateVerdict;
 import dev.georesolver.support.Stack;
-import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.web.Router;
 import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -20,6 +13,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,9 +34,9 @@ import static org.assertj.core.api.Assertions.within;
  *
  * <p>The scenarios are data: {@link #SCENARIOS} holds one row per question and client with what
  * that client must see. Another client is one entry in {@code clients.mjs} plus its rows here.
- * Tenants do not exist yet, so the key cases run on a second listener mounting the same compatible
- * routes with {@link #TEST_GATE}; once tenants are configured in a manifest, those rows point at
- * the resolver itself with a rate-limited tenant's key.
+ * The key cases run against a second resolver on the same ladder with tenants configured
+ * ({@link #TENANTS}: an admitted key, a rate-limited one whose burst is spent before the clients
+ * run, and any other key unknown), in a Vertx of its own so the two resolvers' event buses stay apart.
  *
  * <p>The clients are installed by {@code scripts/test.sh} into {@code target/npm} (pinned by
  * {@code src/test/js/package-lock.json}); when they are missing this test fails saying so.
@@ -53,12 +47,12 @@ class RealClientsTest {
   private static final Path MODULES = Path.of("target", "npm");
   private static final Path SCRIPT = Path.of("src", "test", "js", "clients.mjs");
 
-  /** A test stand-in for tenants: one rate-limited key, one refused key, every other key admitted. */
-  static final Gate TEST_GATE = c -> Future.succeededFuture(switch (c.key() == null ? "" : c.key()) {
-    case "limited-key" -> new GateVerdict.RateLimited(2, "You have exceeded your rate-limit for this API.");
-    case "bad-key" -> new GateVerdict.Denied(401, "The provided API key is invalid.");
-    default -> new GateVerdict.Admitted("acme");
-  });
+  /** The gated resolver's tenants: {@code good-key} admitted, {@code limited-key} one request in 1,000 s; {@code bad-key} is nobody's. */
+  static final String TENANTS = """
+      tenants:
+        - { id: "acme", keys: [ { env: "GOOD_KEY" } ] }
+        - { id: "limited", keys: [ { env: "LIMITED_KEY" } ], rate_limit_per_s: 0.001, burst: 1 }
+      """;
 
   /** Which listener a scenario talks to. */
   enum Target { RESOLVER, GATED }
@@ -140,14 +134,19 @@ class RealClientsTest {
     assertClientsInstalled();
     StandInLadder ladder = StandInLadder.start(vertx);
     Stack stack = Stack.deploy(vertx, ladder.manifestYaml()).await();
-    Router router = Router.router(vertx);
-    CompatRoutes.mount(router, vertx.eventBus(), RequestValidator.forManifest(stack.manifest), TEST_GATE,
-        stack.manifest.routing().margins());
-    HttpServer gated = vertx.createHttpServer().requestHandler(router).listen(0).await();
-
-    Map<Target, String> urls = Map.of(Target.RESOLVER, "http://127.0.0.1:" + stack.port,
-        Target.GATED, "http://127.0.0.1:" + gated.actualPort());
-    Map<String, JsonObject> seen = run(SCENARIOS, urls);
+    Vertx other = Vertx.vertx();
+    Map<String, JsonObject> seen;
+    try {
+      Stack gated = Stack.deploy(other, ladder.manifestYaml() + TENANTS, Map.of("GOOD_KEY", "good-key", "LIMITED_KEY", "limited-key"),
+          Clock.systemUTC(), Map.of()).await();
+      assertThat(gated.client.get(gated.port, "localhost", "/search?q=10+Downing+St&format=json").putHeader("X-Api-Key", "limited-key")
+          .send().await().statusCode()).as("the limited tenant's one request").isEqualTo(200);
+      Map<Target, String> urls = Map.of(Target.RESOLVER, "http://127.0.0.1:" + stack.port,
+          Target.GATED, "http://127.0.0.1:" + gated.port);
+      seen = run(SCENARIOS, urls);
+    } finally {
+      other.close().await();
+    }
 
     List<String> problems = new ArrayList<>();
     for (Scenario s : SCENARIOS) {

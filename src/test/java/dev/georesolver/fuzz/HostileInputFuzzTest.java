@@ -1,9 +1,11 @@
 package dev.georesolver.fuzz;
 
 import dev.georesolver.fuzz.HostileRequests.Case;
+import dev.georesolver.fuzz.HostileRequests.Sent;
 import dev.georesolver.ingress.IngressVerticle;
 import dev.georesolver.ingress.ServerLimits;
 import dev.georesolver.metrics.Metrics;
+import dev.georesolver.support.LogScanner;
 import dev.georesolver.support.RawHttp;
 import dev.georesolver.support.Stack;
 import io.vertx.core.Vertx;
@@ -31,6 +33,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongFunction;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -54,7 +58,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  *   <li>the resolver alive and serving at the end.
  * </ul>
  *
- * In CI it runs {@value #DEFAULT_COUNT} requests. A longer run: {@code -Dfuzz.count=200000}
+ * <p>A second run ({@link #fuzzWithTenants}) does the same against a resolver with tenants: each
+ * case carries a key of some kind ({@link HostileAuth}: a tenant's, an admin's, a rate-limited
+ * one's, a wrong or malformed one, none), and requests aim at what only some keys may reach. On top
+ * of the invariants above: a request that authenticates as no tenant gets no answer from
+ * {@code /v1} (only 4xx) and no {@code OK} from the Google endpoint; a tenant's key that is not an
+ * admin's gets no 2xx from {@code /admin}, {@code /v1/reconcile} or {@code /manifest}; 401, 403
+ * and 429 are problem+json (the compatible endpoints answer in their own dialects); no tenant key
+ * in any answer or log line.
+ *
+ * In CI it runs {@value #DEFAULT_COUNT} requests, and {@value #DEFAULT_TENANT_COUNT} with tenants. A longer run: {@code -Dfuzz.count=200000}
  * (or {@code FUZZ_COUNT}); another seed: {@code -Dfuzz.seed=N} or {@code -Dfuzz.seed=random}; one case
  * on its own: {@code -Dfuzz.only=I}. A failure prints the seed, the case number and the request.
  */
@@ -62,6 +75,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class HostileInputFuzzTest {
 
   static final int DEFAULT_COUNT = 4000;
+  static final int DEFAULT_TENANT_COUNT = 2500;
   static final long DEFAULT_SEED = 20_260_901L;
   /** Slack on every answer past its budget: the ingress grace and a loaded two-core machine. */
   static final long MARGIN_MS = 1500;
@@ -71,6 +85,9 @@ class HostileInputFuzzTest {
   static final int METRICS_BOUND_BYTES = 16 * 1024;
 
   private static final String SECRET = "fz-SECRET-7f3c9a1e5b";
+  private static final String TENANT_KEY = "fz-tenant-a41c09e7";
+  private static final String LIMITED_KEY = "fz-limited-b93d2f10";
+  private static final String ADMIN_KEY = "fz-admin-c07e5a22";
   private static final long BUDGET_MS = 1000;
   private static final long MAX_BUDGET_MS = 2000;
   private static final long TIER_TIMEOUT_MS = 300;
@@ -110,18 +127,46 @@ class HostileInputFuzzTest {
         + "      typical_ms: 2\n";
   }
 
+  /** The tenants of the second run: one that may not use {@code contain}, one rate-limited, one admin. */
+  private static final String TENANTS = """
+      tenants:
+        - { id: "acme", keys: [ { env: "FUZZ_TENANT_KEY" } ], intents: [describe, measure] }
+        - { id: "limited", keys: [ { env: "FUZZ_LIMITED_KEY" } ], rate_limit_per_s: 20, burst: 5 }
+        - { id: "root", keys: [ { env: "FUZZ_ADMIN_KEY" } ], admin: true }
+      """;
+
   @Test
   @DisplayName("hostile requests against a misbehaving provider: no 5xx, problems name fields, answers in budget, no key leaked, memory bounded, still serving")
   void fuzz(Vertx vertx) throws Exception {
     long seed = seed();
-    int count = count();
+    HostileRequests requests = new HostileRequests(seed, BUDGET_MS, MAX_BUDGET_MS);
+    fuzz(vertx, seed, count(DEFAULT_COUNT), "", requests::generate, null);
+  }
+
+  @Test
+  @DisplayName("with tenants: wrong, missing and malformed keys, admin routes, other tenants' feeds: no 5xx, no hang, nothing past the guard, no key leaked")
+  void fuzzWithTenants(Vertx vertx) throws Exception {
+    long seed = seed();
+    HostileAuth auth = new HostileAuth(seed, new HostileRequests(seed, BUDGET_MS, MAX_BUDGET_MS), TENANT_KEY, LIMITED_KEY, ADMIN_KEY,
+        BUDGET_MS);
+    fuzz(vertx, seed, count(DEFAULT_TENANT_COUNT), TENANTS, auth::generate, "Authorization: Bearer " + TENANT_KEY + "\r\n");
+  }
+
+  /**
+   * One run.
+   *
+   * @param tenants the manifest's tenants block, or "" for open access
+   * @param keyHeader the header line of a valid key for the run's own probes, or null without tenants
+   */
+  private void fuzz(Vertx vertx, long seed, int count, String tenants, LongFunction<Case> cases, String keyHeader)
+      throws Exception {
     Long only = Long.getLong("fuzz.only");
-    System.out.printf("fuzz: seed=%d count=%d%s (replay: -Dfuzz.seed=%d)%n", seed, count,
+    System.out.printf("fuzz: seed=%d count=%d%s%s (replay: -Dfuzz.seed=%d)%n", seed, count, tenants.isEmpty() ? "" : " with tenants",
         only == null ? "" : " only=" + only, seed);
 
     HostileProvider provider = HostileProvider.start(vertx, seed, TIER_TIMEOUT_MS).await();
-    Stack stack = Stack.deploy(vertx, manifest(provider.url()), Map.of("FUZZ_PROVIDER_KEY", SECRET), Clock.systemUTC(),
-        Map.of()).await();
+    Stack stack = Stack.deploy(vertx, manifest(provider.url()) + tenants, Map.of("FUZZ_PROVIDER_KEY", SECRET,
+        "FUZZ_TENANT_KEY", TENANT_KEY, "FUZZ_LIMITED_KEY", LIMITED_KEY, "FUZZ_ADMIN_KEY", ADMIN_KEY), Clock.systemUTC(), Map.of()).await();
     // A second front door on the same resolver with short read deadlines, so that the hostile
     // connections held during the run are shed within it; every size limit is the default.
     Metrics metrics = new Metrics();
@@ -129,19 +174,19 @@ class HostileInputFuzzTest {
         ServerLimits.defaults().withTimeouts(5000, HEADER_TIMEOUT_MS, HEADER_TIMEOUT_MS));
     vertx.deployVerticle(ingress).await();
     int port = ingress.actualPort();
-    HostileRequests requests = new HostileRequests(seed, BUDGET_MS, MAX_BUDGET_MS);
+    String probe = keyed(RawHttp.get("/v1/geocode?q=Paris%2C%20France"), keyHeader);
 
-    try (LogScanner logs = LogScanner.start(SECRET)) {
+    try (LogScanner logs = LogScanner.start(SECRET, TENANT_KEY, LIMITED_KEY, ADMIN_KEY)) {
       // Warm up (gazetteer loaded, code paths compiled) before measuring.
       for (int k = 0; k < 50; k++) {
-        RawHttp.exchange(port, RawHttp.get("/v1/geocode?q=Paris%2C%20France"));
+        assertThat(RawHttp.exchange(port, probe).status()).as("warm-up").isEqualTo(200);
       }
       long heapBefore = heapAfterGc();
       long rssBefore = rssKb();
       int metricsBefore = RawHttp.exchange(port, RawHttp.get("/metrics")).body().length();
 
       HostileConnections hostile = new HostileConnections(port, HEADER_TIMEOUT_MS + 3000);
-      Run run = only != null ? run(requests, port, only, only + 1) : run(requests, port, 0, count);
+      Run run = only != null ? run(cases, port, only, only + 1, keyHeader != null) : run(cases, port, 0, count, keyHeader != null);
       hostile.close();
 
       long heapAfter = heapAfterGc();
@@ -160,7 +205,7 @@ class HostileInputFuzzTest {
       assertThat(metricsAfter - metricsBefore).as("/metrics growth, bytes").isLessThan(METRICS_BOUND_BYTES);
 
       assertThat(hostile.notShed()).as("silent or trickling connections the server did not shed in time").isZero();
-      RawHttp.Response last = RawHttp.exchange(port, RawHttp.get("/v1/geocode?q=Paris%2C%20France&budget_ms=2000"));
+      RawHttp.Response last = RawHttp.exchange(port, keyed(RawHttp.get("/v1/geocode?q=Paris%2C%20France&budget_ms=2000"), keyHeader));
       assertThat(last.status()).as("still serving").isEqualTo(200);
       assertThat(last.json().getString("status")).isEqualTo("resolved");
       assertThat(RawHttp.exchange(stack.port, RawHttp.get("/health/live")).status()).isEqualTo(200);
@@ -198,7 +243,16 @@ class HostileInputFuzzTest {
     }
   }
 
-  private Run run(HostileRequests requests, int port, long from, long to) throws InterruptedException {
+  /** {@code request} with {@code header} (a whole line) added after its request line; as is when null. */
+  private static String keyed(String request, String header) {
+    if (header == null) {
+      return request;
+    }
+    int eol = request.indexOf("\r\n") + 2;
+    return request.substring(0, eol) + header + request.substring(eol);
+  }
+
+  private Run run(LongFunction<Case> cases, int port, long from, long to, boolean tenants) throws InterruptedException {
     Run run = new Run();
     AtomicLong next = new AtomicLong(from);
     long seed = seed();
@@ -207,8 +261,8 @@ class HostileInputFuzzTest {
     for (int t = 0; t < CLIENTS; t++) {
       clients.execute(() -> {
         for (long i = next.getAndIncrement(); i < to; i = next.getAndIncrement()) {
-          Case c = requests.generate(i);
-          check(seed, c, send(port, c), run);
+          Case c = cases.apply(i);
+          check(seed, c, send(port, c), run, tenants);
         }
       });
     }
@@ -249,7 +303,7 @@ class HostileInputFuzzTest {
     }
   }
 
-  private static void check(long seed, Case c, Answer a, Run run) {
+  private static void check(long seed, Case c, Answer a, Run run, boolean tenants) {
     run.sent.incrementAndGet();
     RawHttp.Response r = a.response();
     run.statusCounts.computeIfAbsent(r.status(), k -> new AtomicInteger()).incrementAndGet();
@@ -263,16 +317,69 @@ class HostileInputFuzzTest {
     if (r.toString().contains(SECRET)) {
       run.fail(seed, c, "the credential is in the answer", shown);
     }
-    if (r.status() >= 500) {
+    if (tenants) {
+      tenantChecks(seed, c, r, shown, run);
+    }
+    if (r.status() >= 500 && !compatibleOutage(c, r)) {
       run.fail(seed, c, "a 5xx", shown);
     }
     if (a.ms() > c.budgetMs() + MARGIN_MS) {
       run.fail(seed, c, "answered in " + a.ms() + " ms, over the budget " + c.budgetMs() + " ms + " + MARGIN_MS, shown);
     }
-    if (r.status() >= 400) {
+    if (r.status() >= 400 && !compatible(c.path())) {
       problem(seed, c, r, shown, run);
     } else if (r.status() == 200 && "application/json".equals(r.header("content-type"))) {
       result(seed, c, r, shown, run);
+    }
+  }
+
+  /**
+   * Nominatim's dialect answers 503 when no rung could answer (its "service unavailable"), so a
+   * client retries later: on the compatible endpoints that is the honest answer, not the router's
+   * failure.
+   */
+  private static boolean compatibleOutage(Case c, RawHttp.Response r) {
+    String notice = r.header("x-georesolver-notice");
+    return r.status() == 503 && compatible(c.path()) && notice != null && notice.startsWith("No rung could answer");
+  }
+
+  /** The compatible endpoints answer in their own dialects, not problem+json. */
+  private static boolean compatible(String path) {
+    return path.startsWith("/search") || path.startsWith("/reverse") || path.startsWith("/status") || path.startsWith("/maps/");
+  }
+
+  /** What no key, a wrong key or a tenant's non-admin key must never get. */
+  private static void tenantChecks(long seed, Case c, RawHttp.Response r, String shown, Run run) {
+    if (Stream.of(TENANT_KEY, LIMITED_KEY, ADMIN_KEY).anyMatch(r.toString()::contains)) {
+      run.fail(seed, c, "a tenant's key is in the answer", shown);
+    }
+    String path = normalized(c.path());
+    boolean ok = r.status() >= 200 && r.status() < 300;
+    if (!c.sent().authenticates() && ok && (path.startsWith("/v1/") || path.startsWith("/admin") || path.equals("/manifest"))) {
+      run.fail(seed, c, "an answer without a tenant's key", shown);
+    }
+    if (!c.sent().authenticates() && path.startsWith("/maps/") && r.body().contains("\"status\":\"OK\"")) {
+      run.fail(seed, c, "a Google answer without a tenant's key", shown);
+    }
+    if (c.sent() != Sent.ADMIN && ok && (path.startsWith("/admin") || path.startsWith("/v1/reconcile") || path.equals("/manifest"))) {
+      run.fail(seed, c, "an admin route answered a key that is not an admin's", shown);
+    }
+    if (r.status() == 401 && !compatible(path) && r.header("www-authenticate") == null) {
+      run.fail(seed, c, "a 401 without WWW-Authenticate", shown);
+    }
+    if (r.status() == 429 && r.header("retry-after") == null) {
+      run.fail(seed, c, "a 429 without Retry-After", shown);
+    }
+  }
+
+  /** The path as the router matches it: dot segments (also escaped) resolved, repeated slashes folded. */
+  private static String normalized(String path) {
+    String p = path.replace("%2e", ".").replace("%2E", ".").replaceAll("/{2,}", "/");
+    try {
+      String n = java.net.URI.create(p).normalize().getPath();
+      return n == null ? path : n.replaceAll("^(/\\.\\.)+", "");
+    } catch (IllegalArgumentException e) {
+      return path;
     }
   }
 
@@ -358,8 +465,8 @@ class HostileInputFuzzTest {
     return Long.parseLong(s);
   }
 
-  private static int count() {
+  private static int count(int byDefault) {
     return Integer.parseInt(System.getProperty("fuzz.count", System.getenv().getOrDefault("FUZZ_COUNT",
-        Integer.toString(DEFAULT_COUNT))));
+        Integer.toString(byDefault))));
   }
 }

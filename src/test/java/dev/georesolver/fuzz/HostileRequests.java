@@ -28,7 +28,26 @@ final class HostileRequests {
    * @param complete whether the bytes are a whole request; an incomplete one is followed by a
    *     half-close, and may be closed without an answer
    */
-  record Case(long index, String kind, byte[] bytes, long budgetMs, boolean complete) {
+  record Case(long index, String kind, byte[] bytes, long budgetMs, boolean complete, Sent sent) {
+
+    /** A case that sends no key of its own (the fuzz without tenants). */
+    Case(long index, String kind, byte[] bytes, long budgetMs, boolean complete) {
+      this(index, kind, bytes, budgetMs, complete, Sent.NOTHING);
+    }
+
+    /** The path of the request line's target (before any query), or "" when there is no request line. */
+    String path() {
+      String head = new String(bytes, 0, Math.min(bytes.length, 20_000), StandardCharsets.ISO_8859_1);
+      int sp = head.indexOf(' ');
+      int eol = head.indexOf('\n');
+      if (sp < 0 || (eol >= 0 && eol < sp)) {
+        return "";
+      }
+      int end = head.indexOf(' ', sp + 1);
+      String target = end < 0 ? head.substring(sp + 1) : head.substring(sp + 1, end);
+      int q = target.indexOf('?');
+      return q < 0 ? target : target.substring(0, q);
+    }
 
     /** The request as printable text: non-ASCII and control bytes escaped, cut to {@code max} characters. */
     String printable(int max) {
@@ -49,6 +68,27 @@ final class HostileRequests {
         }
       }
       return sb.toString();
+    }
+  }
+
+  /** Which key a case presents, when the resolver under test has tenants. */
+  enum Sent {
+    /** No key header at all. */
+    NOTHING,
+    /** The key of a tenant with every intent but {@code contain} and no rate limit. */
+    VALID,
+    /** The key of a tenant with a small rate limit. */
+    LIMITED,
+    /** An admin tenant's key. */
+    ADMIN,
+    /** A key no tenant has: near misses of a real one, and inventions. */
+    WRONG,
+    /** A key header that does not carry a usable key, or carries a wrong one before a right one. */
+    MALFORMED;
+
+    /** Whether the request authenticates as some tenant. */
+    boolean authenticates() {
+      return this == VALID || this == LIMITED || this == ADMIN;
     }
   }
 

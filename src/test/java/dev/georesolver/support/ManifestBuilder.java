@@ -23,6 +23,7 @@ public final class ManifestBuilder {
   private long budgetMs = 2000;
   private long maxBudgetMs = 10_000;
   private double admissionFactor = 0.5;
+  private String region;
   private String extra = "";
   private final List<String> tiers = new ArrayList<>();
 
@@ -42,6 +43,12 @@ public final class ManifestBuilder {
 
   public ManifestBuilder admissionFactor(double f) {
     this.admissionFactor = f;
+    return this;
+  }
+
+  /** Sets {@code routing.region} (where the deployment and its local rungs run). */
+  public ManifestBuilder region(String region) {
+    this.region = region;
     return this;
   }
 
@@ -70,6 +77,7 @@ public final class ManifestBuilder {
         + "  budget_ms: " + budgetMs + "\n"
         + "  max_budget_ms: " + maxBudgetMs + "\n"
         + "  admission_factor: " + admissionFactor + "\n"
+        + (region == null ? "" : "  region: \"" + region + "\"\n")
         + "  idempotency:\n"
         + "    ttl_seconds: 3600\n"
         + "    deduplication_store: \"memory\"\n"

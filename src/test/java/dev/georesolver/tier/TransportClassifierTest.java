@@ -66,7 +66,9 @@ class TransportClassifierTest {
         arguments(new ConnectionPoolTooBusyException("Connection pool reached max wait queue size of 10"), TRANSIENT,
             "connection pool saturated"),
         arguments(new SSLHandshakeException("Received fatal alert: handshake_failure"), DEGRADABLE,
-            "TLS failure: Received fatal alert: handshake_failure"),
+            "TLS handshake failed: Received fatal alert: handshake_failure"),
+        arguments(new SSLHandshakeException("Received fatal alert: bad_certificate"), DEGRADABLE,
+            "TLS handshake failed: Received fatal alert: bad_certificate"),
         arguments(new SSLException("Unrecognized SSL message"), DEGRADABLE, "TLS failure: Unrecognized SSL message"),
         arguments(new HttpClosedException("Connection was closed"), TRANSIENT, "connection reset or closed"),
         arguments(new StreamResetException(8), TRANSIENT, "connection reset or closed"),
@@ -108,9 +110,9 @@ class TransportClassifierTest {
   }
 
   @Test
-  @DisplayName("a certificate failure reads as a TLS failure, not as an unclassified CertPathValidatorException")
+  @DisplayName("a certificate failure reads as a failed TLS handshake, not as an unclassified CertPathValidatorException")
   void shouldNameATlsFailureCausedByACertificateProblem() {
-    assertThat(TransportClassifier.classify(untrustedCertificate()).detail()).isEqualTo("TLS failure: PKIX path building failed");
+    assertThat(TransportClassifier.classify(untrustedCertificate()).detail()).isEqualTo("TLS handshake failed: PKIX path building failed");
   }
 
   @Test

@@ -1,10 +1,9 @@
-package dev.georesolver.fuzz;
+package dev.georesolver.support;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.AppenderBase;
-import dev.georesolver.support.LogCapture;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
@@ -12,17 +11,17 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Reads every log event of a fuzz run as it is written, keeping only counts and the first few
- * offending lines, so a long run holds no growing list. The resolver's own loggers are opened to
+ * Reads every log event of a run (a fuzz run, a scenario) as it is written, keeping only counts
+ * and the first few offending lines, so a long run holds no growing list. The resolver's own loggers are opened to
  * every level for the run (and kept off the console), so a credential logged at DEBUG is caught
  * as surely as one at ERROR; everything else is read at the levels the test configuration lets
  * through.
  */
-final class LogScanner extends AppenderBase<ILoggingEvent> implements AutoCloseable {
+public final class LogScanner extends AppenderBase<ILoggingEvent> implements AutoCloseable {
 
   private static final int KEPT = 10;
 
-  private final String secret;
+  private final List<String> secrets;
   private final Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
   private final Logger ours = (Logger) LoggerFactory.getLogger("dev.georesolver");
   private final Level oursLevel;
@@ -33,15 +32,15 @@ final class LogScanner extends AppenderBase<ILoggingEvent> implements AutoClosea
   private long errorCount;
   private long leakCount;
 
-  private LogScanner(String secret) {
-    this.secret = secret;
+  private LogScanner(String... secrets) {
+    this.secrets = List.of(secrets);
     this.oursLevel = ours.getLevel();
     this.oursAdditive = ours.isAdditive();
   }
 
-  /** Starts reading every log event, looking for {@code secret}. */
-  static LogScanner start(String secret) {
-    LogScanner s = new LogScanner(secret);
+  /** Starts reading every log event, looking for any of {@code secrets}. */
+  public static LogScanner start(String... secrets) {
+    LogScanner s = new LogScanner(secrets);
     s.setContext(s.root.getLoggerContext());
     s.start();
     s.root.addAppender(s);
@@ -55,7 +54,7 @@ final class LogScanner extends AppenderBase<ILoggingEvent> implements AutoClosea
   protected void append(ILoggingEvent e) {
     events.incrementAndGet();
     String line = LogCapture.line(e);
-    if (line.contains(secret)) {
+    if (secrets.stream().anyMatch(line::contains)) {
       leakCount++;
       if (leaks.size() < KEPT) {
         leaks.add(line);
@@ -70,17 +69,17 @@ final class LogScanner extends AppenderBase<ILoggingEvent> implements AutoClosea
   }
 
   /** Events read. */
-  long events() {
+  public long events() {
     return events.get();
   }
 
-  /** The lines that held the secret (the first few), with how many there were. */
-  synchronized String leaks() {
+  /** The lines that held a secret (the first few), with how many there were. */
+  public synchronized String leaks() {
     return leakCount == 0 ? "" : leakCount + " line(s), first: " + leaks;
   }
 
   /** The lines at ERROR (the first few), with how many there were. */
-  synchronized String errors() {
+  public synchronized String errors() {
     return errorCount == 0 ? "" : errorCount + " line(s), first: " + errors;
   }
 
