@@ -97,7 +97,7 @@ public final class ChainVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     List<TierConfig> enabled = manifest.enabledTiers();
-    view = new LadderView(enabled);
+    view = new LadderView(enabled, margins);
     validator = RequestValidator.forManifest(manifest);
     manifest.intents().values().forEach(i -> acceptedClaims.put(i.name(),
         i.claims().stream().map(Claim::wire).sorted().collect(Collectors.joining(","))));

@@ -8,6 +8,11 @@ package dev.georesolver.deadline;
  * that would probably not finish is skipped so a cheaper lower rung still gets its chance. An
  * admitted attempt's timeout is the smaller of the tier's {@code timeout_ms} and that usable time,
  * so a hung rung can never starve the rungs below.
+ *
+ * <p>The reserve is what the rungs below need to have a real chance, not only their medians: each
+ * callable rung below is kept {@link #share} — at least a floor however fast its median, plus the
+ * tier's reply margin and the two event-bus hops of its visit — and the rung being admitted adds
+ * {@link #ownVisitMs} for its own two hops, which are paid after its attempt is cut off.
  */
 public final class Admission {
 
@@ -36,5 +41,25 @@ public final class Admission {
     long usable = leftMs - reserveMs - backoffMs;
     boolean admitted = usable > 0 && usable >= factor * typicalMs;
     return new Decision(admitted, admitted ? Math.min(timeoutMs, usable) : 0, usable);
+  }
+
+  /**
+   * Milliseconds kept for one rung below: {@code max(typicalMs, floorMs) + tierReplyMs + 2 × hopMs}.
+   *
+   * @param typicalMs the rung's observed median latency
+   * @param floorMs the least time kept for any rung (the manifest's {@code rung_floor_ms})
+   * @param tierReplyMs what its tier keeps to send its reply ({@code tier_reply_ms})
+   * @param hopMs one event-bus hop ({@code hop_ms})
+   */
+  public static long share(long typicalMs, long floorMs, long tierReplyMs, long hopMs) {
+    return Math.max(typicalMs, floorMs) + tierReplyMs + 2 * hopMs;
+  }
+
+  /**
+   * Milliseconds the rung being admitted costs the rungs below beyond its attempt: its visit's hop
+   * there (the tier counts its deadline from arrival) and its reply's hop back.
+   */
+  public static long ownVisitMs(long hopMs) {
+    return 2 * hopMs;
   }
 }
