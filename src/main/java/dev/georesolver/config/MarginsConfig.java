@@ -14,9 +14,10 @@ package dev.georesolver.config;
  *
  * <p>Before rung i the chain keeps a reserve for the rungs below it: for each callable rung below,
  * {@code max(typical, rung_floor_ms) + tier_reply_ms + 2 × hop_ms} (its visit there and back), plus
- * {@code 2 × hop_ms} for rung i's own visit, whose hops are paid out of the time left after it. So a
+ * {@code 2 × hop_ms} for rung i's own visit, whose hops are paid out of the time left after it; and
+ * it waits for rung i's visit only until the shares of the rungs below are all that is left. So a
  * hung rung above a fast local one (a gazetteer of {@code typical_ms: 2}) is cut off early enough
- * for the local rung to answer.
+ * for the local rung to answer, even when the hung rung's tier answers late.
  */
 public final class MarginsConfig extends Settings {
 

@@ -62,4 +62,15 @@ public final class Admission {
   public static long ownVisitMs(long hopMs) {
     return 2 * hopMs;
   }
+
+  /**
+   * How long the walker waits for a rung's visit, milliseconds: the time left less the shares of
+   * the rungs below ({@code reserveMs − ownVisitMs(hopMs)}), or all of it when nothing below is
+   * kept for. The tier normally answers first (its attempt ends {@code reserveMs + tier_reply_ms}
+   * before its deadline); this bound holds the reserve even when the tier's timer or its reply runs
+   * late on a loaded loop.
+   */
+  public static long visitWaitMs(long leftMs, long reserveMs, long hopMs) {
+    return reserveMs <= 0 ? leftMs : leftMs - reserveMs + ownVisitMs(hopMs);
+  }
 }

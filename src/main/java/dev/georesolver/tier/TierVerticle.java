@@ -271,18 +271,31 @@ public final class TierVerticle extends VerticleBase {
     }
     breaker.onFailure(permit, ms, new TierFailure(cfg.name(), failure));
     switch (failure.failureClass()) {
-      case QUOTA -> {
-        if (failure.retryAfterMs() != null && failure.retryAfterMs() > 0) {
-          breaker.holdOpenFor(Duration.ofMillis(failure.retryAfterMs()));
-        }
-        log.warn("tier {} over quota: {} (retry after {} ms)", cfg.name(), failure.detail(), failure.retryAfterMs());
-      }
+      case QUOTA -> overQuota(failure);
       case CREDENTIAL -> log.error("tier {} REJECTED ITS CREDENTIAL ({}): {} — check {}", cfg.name(), cfg.adapter(),
           failure.detail(), cfg.credential() == null ? "the tier's credential (none configured)" : cfg.credential().sourceDescription());
       case UNCLASSIFIED -> log.warn("tier {} unclassified failure: {} (trace {})", cfg.name(), failure.detail(), req.traceId());
       default -> log.debug("tier {} {}: {}", cfg.name(), failure.failureClass().wire(), failure.detail());
     }
     return outcome;
+  }
+
+  /**
+   * Holds the breaker open as long as the provider's {@code Retry-After} asks, but never longer than
+   * the tier's {@code retry_after_max_ms}: a provider must not be able to take a rung away for years.
+   */
+  private void overQuota(ProviderAnswer.Failed failure) {
+    Long asked = failure.retryAfterMs();
+    long hold = asked == null ? 0 : Math.min(asked, cfg.retryAfterMaxMs());
+    if (hold > 0) {
+      breaker.holdOpenFor(Duration.ofMillis(hold));
+    }
+    if (asked != null && asked > hold) {
+      log.warn("tier {} over quota: {} (Retry-After asked {} ms; held open {} ms, the tier's retry_after_max_ms)",
+          cfg.name(), failure.detail(), asked, hold);
+    } else {
+      log.warn("tier {} over quota: {} (retry after {} ms)", cfg.name(), failure.detail(), asked);
+    }
   }
 
   private void healthy(Permit permit, long ms) {

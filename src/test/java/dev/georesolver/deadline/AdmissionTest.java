@@ -104,4 +104,15 @@ class AdmissionTest {
     assertThat(gazetteer.admitted()).isTrue();
     assertThat(gazetteer.attemptTimeoutMs()).isGreaterThanOrEqualTo(10);
   }
+
+  @Test
+  @DisplayName("the walker waits for a rung until only the lower rungs' shares are left, or to the end when none is kept for")
+  void shouldWaitForAVisitUntilOnlyTheLowerRungsSharesAreLeft() {
+    long reserve = Admission.share(2, 10, 2, 2) + Admission.ownVisitMs(2);
+    assertThat(Admission.visitWaitMs(995, reserve, 2)).isEqualTo(995 - 16);
+    assertThat(Admission.visitWaitMs(995, 0, 2)).isEqualTo(995);
+    Decision hung = Admission.decide(995, reserve, 0, 300, 0.5, 5000);
+    assertThat(Admission.visitWaitMs(995, reserve, 2)).as("the tier's own cut-off comes first")
+        .isGreaterThan(hung.attemptTimeoutMs() + 2);
+  }
 }

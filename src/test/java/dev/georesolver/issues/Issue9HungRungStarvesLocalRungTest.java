@@ -70,7 +70,8 @@ class Issue9HungRungStarvesLocalRungTest {
     assertThat(r.getDouble("lon")).isCloseTo(2.35, org.assertj.core.data.Offset.offset(0.1));
     JsonObject first = r.getJsonArray("attempts").getJsonObject(0);
     assertThat(first.getString("tier")).isEqualTo(hungTier);
-    assertThat(first.getString("outcome")).as("the hung rung was tried and cut off").isEqualTo("transient");
+    assertThat(first.getString("outcome")).as("the hung rung was tried and cut off (by its tier, or by the walker when the tier answered late)")
+        .isIn("transient", "deadline");
     assertThat(r.getLong("elapsed_ms")).as("within the budget").isLessThanOrEqualTo(budget);
   }
 }
