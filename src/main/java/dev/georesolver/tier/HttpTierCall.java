@@ -10,6 +10,7 @@ import dev.georesolver.provider.FailureClass;
 import dev.georesolver.provider.OutboundRequest;
 import dev.georesolver.provider.ProviderAdapter;
 import dev.georesolver.provider.ProviderAnswer;
+import dev.georesolver.provider.ProviderText;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClientAgent;
@@ -22,7 +23,9 @@ import java.util.Map;
 /**
  * A rung answered over HTTP by a {@link ProviderAdapter}: builds the request, adds the tier's
  * credential, extra headers and {@code Idempotency-Key}, sends it on the tier's own connection pool
- * and parses the answer. Use on the owning verticle's context only.
+ * and parses the answer. Every answer — candidates and failures alike, including failures of the
+ * transport — leaves through {@link ProviderText#clean(ProviderAnswer)}: the tier's credential
+ * redacted, control characters escaped, every text bounded. Use on the owning verticle's context only.
  */
 final class HttpTierCall implements TierCall {
 
@@ -36,6 +39,7 @@ final class HttpTierCall implements TierCall {
   private final HttpClientAgent client;
   private final HttpAttempt http;
   private final Map<String, String> constantHeaders;
+  private final ProviderText text;
 
   /**
    * @param adapter the registry's entry for the tier's {@code adapter} (an HTTP one)
@@ -54,6 +58,7 @@ final class HttpTierCall implements TierCall {
         .build();
     this.http = new HttpAttempt(vertx, client);
     this.constantHeaders = constantHeaders(cfg);
+    this.text = ProviderText.forTier(secret, placement);
   }
 
   @Override
@@ -69,7 +74,8 @@ final class HttpTierCall implements TierCall {
     r = decorate(r, req.idempotencyKey());
     return http.send(r, timeoutMs)
         .map(resp -> adapter.parse(dir, resp, cfg.schemaMode()))
-        .otherwise(TransportClassifier::classify);
+        .otherwise(TransportClassifier::classify)
+        .map(text::clean);
   }
 
   /** Adds the tier's constant headers, the key and the credential, copying the request once. */

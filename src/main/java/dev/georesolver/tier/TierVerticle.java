@@ -15,6 +15,7 @@ import dev.georesolver.provider.AdapterRegistry;
 import dev.georesolver.provider.Direction;
 import dev.georesolver.provider.FailureClass;
 import dev.georesolver.provider.ProviderAnswer;
+import dev.georesolver.provider.ProviderText;
 import dev.georesolver.tier.TierBreaker.Permit;
 import io.github.resilience4j.ratelimiter.RateLimiter;
 import io.github.resilience4j.ratelimiter.RateLimiterConfig;
@@ -125,7 +126,7 @@ public final class TierVerticle extends VerticleBase {
       return;
     }
     attempt(req, deadline, 1, null).onComplete(ar -> msg.reply(ar.succeeded() ? ar.result()
-        : TierReply.failed(FailureClass.UNCLASSIFIED, "tier error: " + ar.cause(), 0)));
+        : TierReply.failed(FailureClass.UNCLASSIFIED, ProviderText.bound("tier error: " + ar.cause()), 0)));
   }
 
   /** Attempt number {@code n}; {@code last} is the previous attempt's failure, if any. */
@@ -229,8 +230,9 @@ public final class TierVerticle extends VerticleBase {
     });
   }
 
+  /** An unexpected failure; its message may quote provider text (a CRS name, a body), so it is bounded and escaped. */
   private static Outcome unclassified(Throwable t) {
-    return new Outcome.Failed(new ProviderAnswer.Failed(FailureClass.UNCLASSIFIED, "tier error: " + t, null));
+    return new Outcome.Failed(new ProviderAnswer.Failed(FailureClass.UNCLASSIFIED, ProviderText.bound("tier error: " + t), null));
   }
 
   private Future<TierReply> next(TierRequest req, Deadline deadline, int n, ProviderAnswer.Failed f) {
