@@ -53,7 +53,8 @@ final class HttpTierCall implements TierCall {
     CredentialPlacement byDefault = adapter.capabilities().defaultCredential();
     this.placement = p != null ? p : byDefault != null ? byDefault : CredentialPlacement.header("X-Api-Key");
     this.client = vertx.httpClientBuilder()
-        .with(new HttpClientOptions().setKeepAlive(true).setTcpNoDelay(true).setDecompressionSupported(true))
+        // Decompression is ours (BoundedBody): Vert.x's would inflate a body of any size.
+        .with(new HttpClientOptions().setKeepAlive(true).setTcpNoDelay(true).setDecompressionSupported(false))
         .with(new PoolOptions().setHttp1MaxSize(cfg.poolSize()).setMaxWaitQueueSize(cfg.poolSize() * 16))
         .build();
     this.http = new HttpAttempt(vertx, client);
@@ -94,13 +95,17 @@ final class HttpTierCall implements TierCall {
     return new OutboundRequest(r.method(), url, headers, r.body());
   }
 
-  /** User-Agent and Accept defaults, then the manifest's headers (which win). */
+  /**
+   * User-Agent, Accept and Accept-Encoding defaults (the encodings {@link BoundedBody} reads), then
+   * the manifest's headers (which win).
+   */
   private static Map<String, String> constantHeaders(TierConfig cfg) {
     Map<String, String> h = new LinkedHashMap<>();
     if (cfg.headers().keySet().stream().noneMatch(k -> k.equalsIgnoreCase("user-agent"))) {
       h.put("User-Agent", DEFAULT_USER_AGENT);
     }
     h.put("Accept", "application/json");
+    h.put("Accept-Encoding", "gzip, deflate");
     h.putAll(cfg.headers());
     return Map.copyOf(h);
   }
