@@ -56,6 +56,9 @@ final class HttpTierCall implements TierCall {
         // Decompression is ours (BoundedBody): Vert.x's would inflate a body of any size.
         .with(new HttpClientOptions().setKeepAlive(true).setTcpNoDelay(true).setDecompressionSupported(false))
         .with(new PoolOptions().setHttp1MaxSize(cfg.poolSize()).setMaxWaitQueueSize(cfg.poolSize() * 16))
+        // A malformed response (broken chunk framing, a bad status line) fails the attempt, which
+        // classifies it; without a handler Vert.x would also log it at ERROR, quoting the provider's bytes.
+        .withConnectHandler(conn -> conn.exceptionHandler(ignored -> { }))
         .build();
     this.http = new HttpAttempt(vertx, client);
     this.constantHeaders = constantHeaders(cfg);

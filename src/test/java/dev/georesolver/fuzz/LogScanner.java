@@ -30,8 +30,10 @@ final class LogScanner extends AppenderBase<ILoggingEvent> implements AutoClosea
   private final AtomicLong events = new AtomicLong();
   private final List<String> leaks = new ArrayList<>();
   private final List<String> errors = new ArrayList<>();
+  private final List<String> breaks = new ArrayList<>();
   private long errorCount;
   private long leakCount;
+  private long breakCount;
 
   private LogScanner(String secret) {
     this.secret = secret;
@@ -61,6 +63,13 @@ final class LogScanner extends AppenderBase<ILoggingEvent> implements AutoClosea
         leaks.add(line);
       }
     }
+    String msg = e.getFormattedMessage();
+    if (e.getLoggerName().startsWith("dev.georesolver") && msg != null && msg.chars().anyMatch(LogScanner::isBreak)) {
+      breakCount++;
+      if (breaks.size() < KEPT) {
+        breaks.add(line);
+      }
+    }
     if (e.getLevel().isGreaterOrEqual(Level.ERROR)) {
       errorCount++;
       if (errors.size() < KEPT) {
@@ -77,6 +86,18 @@ final class LogScanner extends AppenderBase<ILoggingEvent> implements AutoClosea
   /** The lines that held the secret (the first few), with how many there were. */
   synchronized String leaks() {
     return leakCount == 0 ? "" : leakCount + " line(s), first: " + leaks;
+  }
+
+  private static boolean isBreak(int c) {
+    return c == '\r' || c == '\n' || c == 0x2028 || c == 0x2029;
+  }
+
+  /**
+   * The resolver's log messages that hold a line break (the first few), with how many there were:
+   * text from outside (a provider's) must reach a log escaped, never able to write a line of its own.
+   */
+  synchronized String lineBreaks() {
+    return breakCount == 0 ? "" : breakCount + " message(s), first: " + breaks;
   }
 
   /** The lines at ERROR (the first few), with how many there were. */

@@ -173,6 +173,31 @@ class Issue9ProviderBodyLimitTest {
   }
 
   @Test
+  @DisplayName("broken chunk framing, or a status line quoting the key: a failed attempt, nothing at ERROR, no key in the answer")
+  void malformedResponses(Vertx vertx) throws Exception {
+    String[] answers = {
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{\"x\":1,\"y\"\r\n",
+        "HTTP/1.1 2OO you sent key=K3Y-in-status-line\r\nContent-Length: 2\r\n\r\n{}",
+    };
+    int[] n = {0};
+    RawProvider p = RawProvider.start(vertx, ex -> ex.write(answers[n[0]++ % answers.length])).await();
+    Stack s = Stack.deploy(vertx, manifest().maxBudget(10_000)
+        .tier("hostile", "generic", p.url("/geocode"), "exact", 1000, "typical_ms: 50",
+            "credential: { query_param: \"key\", env: \"K\" }")
+        .tier("world_gazetteer", "gazetteer", null, "locality", 200, "typical_ms: 2")
+        .yaml(), java.util.Map.of("K", "K3Y-in-status-line"), java.time.Clock.systemUTC(), java.util.Map.of()).await();
+    try (LogCapture logs = LogCapture.start()) {
+      for (String city : new String[] {"Paris, France", "Berlin, Germany"}) {
+        JsonObject r = s.geocode(city, "budget_ms", Long.toString(BUDGET_MS)).await().bodyAsJsonObject();
+        assertThat(r.getString("resolution_source")).as(r.encode()).isEqualTo("world_gazetteer");
+        assertThat(r.encode()).doesNotContain("K3Y-in-status-line");
+      }
+      nothingAtErrorNorBlocked(logs);
+      assertThat(logs.lines()).noneMatch(l -> l.contains("K3Y-in-status-line"));
+    }
+  }
+
+  @Test
   @DisplayName("an ordinary gzip answer is read, and Accept-Encoding offers only what the tier decodes")
   void ordinaryGzipAnswer(Vertx vertx) throws Exception {
     String[] accept = new String[1];
