@@ -259,7 +259,7 @@ public final class ChainVerticle extends VerticleBase {
       return step(w, i + 1);
     }
     DeliveryOptions o = new DeliveryOptions()
-        .setSendTimeout(Admission.visitWaitMs(left, reserve, margins.hopMs()))
+        .setSendTimeout(Admission.visitWaitMs(left, view.neededBelow(w.ladder(), i, manifest.routing().admissionFactor())))
         .addHeader(Addresses.DEADLINE_HEADER, Long.toString(left))
         .addHeader(Addresses.TRACE_HEADER, w.req().traceId());
     long t0 = ticker.nanoTime();

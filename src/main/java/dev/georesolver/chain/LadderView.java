@@ -81,4 +81,20 @@ final class LadderView {
     }
     return sum == 0 ? 0 : sum + Admission.ownVisitMs(hopMs);
   }
+
+  /**
+   * Milliseconds the rungs below rung {@code i} need at the least to still be admitted: each one's
+   * {@link Admission#need} at {@code factor}, open rungs left out. What the walker keeps however
+   * late rung {@code i}'s tier answers ({@link Admission#visitWaitMs}).
+   */
+  long neededBelow(List<TierConfig> ladder, int i, double factor) {
+    long sum = 0;
+    for (int j = i + 1; j < ladder.size(); j++) {
+      TierConfig t = ladder.get(j);
+      if (state(t) != TierBreaker.State.OPEN) {
+        sum += Admission.need(typical(t), factor, tierReplyMs, hopMs);
+      }
+    }
+    return sum;
+  }
 }

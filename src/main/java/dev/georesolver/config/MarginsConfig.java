@@ -15,9 +15,9 @@ package dev.georesolver.config;
  * <p>Before rung i the chain keeps a reserve for the rungs below it: for each callable rung below,
  * {@code max(typical, rung_floor_ms) + tier_reply_ms + 2 × hop_ms} (its visit there and back), plus
  * {@code 2 × hop_ms} for rung i's own visit, whose hops are paid out of the time left after it; and
- * it waits for rung i's visit only until the shares of the rungs below are all that is left. So a
- * hung rung above a fast local one (a gazetteer of {@code typical_ms: 2}) is cut off early enough
- * for the local rung to answer, even when the hung rung's tier answers late.
+ * it waits for rung i's visit only until what the rungs below need to be admitted is all that is
+ * left. So a hung rung above a fast local one (a gazetteer of {@code typical_ms: 2}) is cut off
+ * early enough for the local rung to answer, even when the hung rung's tier answers late.
  */
 public final class MarginsConfig extends Settings {
 
@@ -60,10 +60,11 @@ public final class MarginsConfig extends Settings {
 
   /**
    * The least time, milliseconds, kept for each rung below however fast its median is; default
-   * 10 ms. A rung whose median is 1 or 2 ms would otherwise be reserved less than the jitter of the
-   * timer that cuts the rung above it.
+   * 25 ms. A rung whose median is 1 or 2 ms would otherwise be reserved less than the lateness of
+   * the timers that cut the rung above it: on a loaded 2-core host (load average 11) the chain's
+   * timer was seen 13 ms late, and a floor of 10 ms left the gazetteer refused.
    */
-  public static final Field<Long> RUNG_FLOOR_MS = SECTION.longs("rung_floor_ms", 0, 10_000).byDefault(10L);
+  public static final Field<Long> RUNG_FLOOR_MS = SECTION.longs("rung_floor_ms", 0, 10_000).byDefault(25L);
 
   private MarginsConfig(Settings read) {
     super(read);

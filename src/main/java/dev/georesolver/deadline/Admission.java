@@ -64,13 +64,22 @@ public final class Admission {
   }
 
   /**
-   * How long the walker waits for a rung's visit, milliseconds: the time left less the shares of
-   * the rungs below ({@code reserveMs − ownVisitMs(hopMs)}), or all of it when nothing below is
-   * kept for. The tier normally answers first (its attempt ends {@code reserveMs + tier_reply_ms}
-   * before its deadline); this bound holds the reserve even when the tier's timer or its reply runs
-   * late on a loaded loop.
+   * The least a rung below needs to still be admitted, milliseconds:
+   * {@code ceil(factor × typicalMs) + tierReplyMs + 2 × hopMs}.
    */
-  public static long visitWaitMs(long leftMs, long reserveMs, long hopMs) {
-    return reserveMs <= 0 ? leftMs : leftMs - reserveMs + ownVisitMs(hopMs);
+  public static long need(long typicalMs, double factor, long tierReplyMs, long hopMs) {
+    return (long) Math.ceil(factor * typicalMs) + tierReplyMs + 2 * hopMs;
+  }
+
+  /**
+   * How long the walker waits for a rung's visit, milliseconds: the time left less what the rungs
+   * below need to still be admitted ({@code neededBelowMs}, the sum of their {@link #need}), or all
+   * of it when nothing below is kept for. The tier cuts its attempt earlier (it keeps the whole
+   * reserve, floors included), so it normally answers first; the difference is the lateness its
+   * timer and reply may have on a loaded loop before the walker stops waiting and the rungs below
+   * still get their chance (the lowest of them at least).
+   */
+  public static long visitWaitMs(long leftMs, long neededBelowMs) {
+    return leftMs - neededBelowMs;
   }
 }

@@ -1,5 +1,7 @@
 package dev.georesolver.logging;
 
+import java.util.function.IntPredicate;
+
 /**
  * Escapes the characters that would end a log line: CR becomes {@code \r}, LF {@code \n}, and the
  * Unicode line and paragraph separators {@code \u2028}/{@code \u2029}. Everything else is kept, so
@@ -8,39 +10,15 @@ package dev.georesolver.logging;
  */
 public final class OneLine {
 
+  private static final IntPredicate BREAK = c -> c == '\r' || c == '\n' || c == '\u2028' || c == '\u2029';
+  /** C0 controls, DEL, C1 controls, and the Unicode line and paragraph separators. */
+  private static final IntPredicate CONTROL = c -> c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == '\u2028' || c == '\u2029';
+
   private OneLine() {}
 
   /** {@code s} with its line breaks escaped; the same instance when it has none; null stays null. */
   public static String escape(String s) {
-    if (s == null) {
-      return null;
-    }
-    int i = firstBreak(s);
-    if (i < 0) {
-      return s;
-    }
-    StringBuilder sb = new StringBuilder(s.length() + 8).append(s, 0, i);
-    for (; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '\r' -> sb.append("\\r");
-        case '\n' -> sb.append("\\n");
-        case '\u2028' -> sb.append("\\u2028");
-        case '\u2029' -> sb.append("\\u2029");
-        default -> sb.append(c);
-      }
-    }
-    return sb.toString();
-  }
-
-  private static int firstBreak(String s) {
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c == '\r' || c == '\n' || c == '\u2028' || c == '\u2029') {
-        return i;
-      }
-    }
-    return -1;
+    return escape(s, BREAK);
   }
 
   /**
@@ -50,43 +28,40 @@ public final class OneLine {
    * must neither break a log line nor carry terminal escapes into an answer or a log.
    */
   public static String escapeControls(String s) {
+    return escape(s, CONTROL);
+  }
+
+  private static String escape(String s, IntPredicate escaped) {
     if (s == null) {
       return null;
     }
-    int i = firstControl(s);
+    int i = first(s, escaped);
     if (i < 0) {
       return s;
     }
     StringBuilder sb = new StringBuilder(s.length() + 16).append(s, 0, i);
     for (; i < s.length(); i++) {
       char c = s.charAt(i);
+      if (!escaped.test(c)) {
+        sb.append(c);
+        continue;
+      }
       switch (c) {
         case '\r' -> sb.append("\\r");
         case '\n' -> sb.append("\\n");
         case '\t' -> sb.append("\\t");
-        default -> {
-          if (isControl(c)) {
-            sb.append(String.format("\\u%04x", (int) c));
-          } else {
-            sb.append(c);
-          }
-        }
+        default -> sb.append(String.format("\\u%04x", (int) c));
       }
     }
     return sb.toString();
   }
 
-  private static int firstControl(String s) {
+  private static int first(String s, IntPredicate escaped) {
     for (int i = 0; i < s.length(); i++) {
-      if (isControl(s.charAt(i))) {
+      if (escaped.test(s.charAt(i))) {
         return i;
       }
     }
     return -1;
-  }
-
-  /** C0 controls, DEL, C1 controls, and the Unicode line and paragraph separators. */
-  private static boolean isControl(char c) {
-    return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == '\u2028' || c == '\u2029';
   }
 }

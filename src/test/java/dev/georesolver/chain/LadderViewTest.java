@@ -15,12 +15,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The chain's cache of tier latencies and breaker states, and the reserve it keeps for lower rungs. */
 class LadderViewTest {
 
-  /** Default margins: floor 10 ms, tier reply 2 ms, hop 2 ms, so each rung below costs max(typical, 10) + 6. */
+  /** Default margins: floor 25 ms, tier reply 2 ms, hop 2 ms, so each rung below costs max(typical, 25) + 6. */
   private static final MarginsConfig MARGINS = MarginsConfig.SECTION.defaults();
 
   /** What one rung below of this median is kept with the default margins. */
   private static long share(long typical) {
-    return Math.max(typical, 10) + 2 + 2 * 2;
+    return Math.max(typical, 25) + 2 + 2 * 2;
   }
 
   /** The reserve for these rungs below, plus the two hops of the rung being admitted. */
@@ -69,9 +69,9 @@ class LadderViewTest {
   @Test
   @DisplayName("every rung below is kept its typical latency (at least the floor), its tier's reply margin and its hops")
   void shouldReserveTheTypicalLatencyOfEveryRungBelow() {
-    assertThat(view.reserveBelow(ladder, 0)).isEqualTo(4 + 206 + 26 + 16).isEqualTo(reserve(200, 20, 5));
+    assertThat(view.reserveBelow(ladder, 0)).isEqualTo(4 + 206 + 31 + 31).isEqualTo(reserve(200, 20, 5));
     assertThat(view.reserveBelow(ladder, 1)).isEqualTo(reserve(20, 5));
-    assertThat(view.reserveBelow(ladder, 2)).as("the floor, not the 5 ms median").isEqualTo(4 + 10 + 2 + 4);
+    assertThat(view.reserveBelow(ladder, 2)).as("the floor, not the 5 ms median").isEqualTo(4 + 25 + 2 + 4);
     assertThat(view.reserveBelow(ladder, 3)).as("nothing below the bottom rung").isZero();
   }
 
@@ -87,15 +87,15 @@ class LadderViewTest {
   }
 
   @Test
-  @DisplayName("the default ladder's figures: a hung Nominatim above the cached index and the gazetteer leaves them 36 ms")
+  @DisplayName("the default ladder's figures: a hung Nominatim above the cached index and the gazetteer leaves them 66 ms")
   void shouldKeepTheDefaultLadderItsLocalRungs() {
     TierConfig nominatim = tier("osm_nominatim", 600);
     TierConfig cachedIndex = ManifestBuilder.tierConfig("name: cached_index", "timeout_ms: 200", "typical_ms: 5");
     TierConfig gaz = ManifestBuilder.tierConfig("name: world_gazetteer", "timeout_ms: 200", "typical_ms: 2");
     List<TierConfig> defaults = List.of(nominatim, cachedIndex, gaz);
     LadderView v = new LadderView(defaults, MARGINS);
-    assertThat(v.reserveBelow(defaults, 0)).isEqualTo(4 + 16 + 16);
-    assertThat(v.reserveBelow(defaults, 1)).isEqualTo(4 + 16);
+    assertThat(v.reserveBelow(defaults, 0)).isEqualTo(4 + 31 + 31);
+    assertThat(v.reserveBelow(defaults, 1)).isEqualTo(4 + 31);
     assertThat(v.reserveBelow(defaults, 2)).isZero();
   }
 
@@ -111,6 +111,16 @@ class LadderViewTest {
 
     assertThat(view.state(osm)).isEqualTo(TierBreaker.State.OPEN);
     assertThat(view.reserveBelow(ladder, 0)).isEqualTo(reserve(20, 5));
+  }
+
+  @Test
+  @DisplayName("what the rungs below need to be admitted: factor x median + reply margin + hops each, open ones left out")
+  void shouldSumWhatTheRungsBelowNeed() {
+    assertThat(view.neededBelow(ladder, 0, 0.5)).isEqualTo((100 + 6) + (10 + 6) + (3 + 6));
+    assertThat(view.neededBelow(ladder, 3, 0.5)).isZero();
+    view.onBreaker(transition("cache", "open"));
+    assertThat(view.neededBelow(ladder, 1, 0.5)).isEqualTo(3 + 6);
+    assertThat(view.neededBelow(ladder, 1, 0.5)).as("never more than the reserve").isLessThan(view.reserveBelow(ladder, 1));
   }
 
   @Test

@@ -106,13 +106,24 @@ class AdmissionTest {
   }
 
   @Test
-  @DisplayName("the walker waits for a rung until only the lower rungs' shares are left, or to the end when none is kept for")
-  void shouldWaitForAVisitUntilOnlyTheLowerRungsSharesAreLeft() {
-    long reserve = Admission.share(2, 10, 2, 2) + Admission.ownVisitMs(2);
-    assertThat(Admission.visitWaitMs(995, reserve, 2)).isEqualTo(995 - 16);
-    assertThat(Admission.visitWaitMs(995, 0, 2)).isEqualTo(995);
-    Decision hung = Admission.decide(995, reserve, 0, 300, 0.5, 5000);
-    assertThat(Admission.visitWaitMs(995, reserve, 2)).as("the tier's own cut-off comes first")
-        .isGreaterThan(hung.attemptTimeoutMs() + 2);
+  @DisplayName("a rung below needs factor x its median, its tier's reply margin and its two hops to still be admitted")
+  void shouldNeedWhatAdmissionAsks() {
+    assertThat(Admission.need(2, 0.5, 2, 2)).isEqualTo(1 + 2 + 4);
+    assertThat(Admission.need(5, 0.5, 2, 2)).as("rounded up").isEqualTo(3 + 2 + 4);
+    assertThat(Admission.need(100, 0.0, 0, 0)).isZero();
+  }
+
+  @Test
+  @DisplayName("the walker waits for a rung until only what the rungs below need is left, later than the tier's own cut-off")
+  void shouldWaitForAVisitUntilOnlyWhatTheRungsBelowNeedIsLeft() {
+    long reserve = Admission.share(2, 25, 2, 2) + Admission.ownVisitMs(2);
+    long needed = Admission.need(2, 0.5, 2, 2);
+    assertThat(Admission.visitWaitMs(995, needed)).isEqualTo(995 - 7);
+    assertThat(Admission.visitWaitMs(995, 0)).as("nothing below: all of it").isEqualTo(995);
+    Decision hung = Admission.decide(995 - 2, reserve, 0, 300, 0.5, 5000);
+    assertThat(Admission.visitWaitMs(995, needed) - hung.attemptTimeoutMs())
+        .as("ms the hung rung's tier may answer late before the walker stops waiting").isEqualTo(995 - 7 - (993 - 35));
+    Decision gazetteer = Admission.decide(needed - 2, 0, 0, 2, 0.5, 200);
+    assertThat(gazetteer.admitted()).as("what is left when the walker stops waiting still admits the rung below").isTrue();
   }
 }

@@ -189,7 +189,10 @@ class HostileInputFuzzTest {
     }
   }
 
-  /** Sends distinct addresses from many clients until every misbehaviour has answered a few, or 400 were sent. */
+  /**
+   * Sends distinct forward and reverse lookups, some of intent {@code contain}, from many clients
+   * until every misbehaviour has answered a few, or 400 were sent.
+   */
   private static void warmUp(int port, HostileProvider provider) throws InterruptedException {
     ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
     AtomicInteger next = new AtomicInteger();
@@ -197,7 +200,9 @@ class HostileInputFuzzTest {
       clients.execute(() -> {
         for (int k = next.getAndIncrement(); k < 400 && provider.counts().values().stream().anyMatch(n -> n < 3);
             k = next.getAndIncrement()) {
-          RawHttp.exchange(port, RawHttp.get("/v1/geocode?q=Warm%20up%20" + k + "%2C%20Lyon&budget_ms=" + BUDGET_MS));
+          RawHttp.exchange(port, RawHttp.get(k % 4 == 3
+              ? "/v1/reverse?lat=" + (k % 170 - 85) + ".5&lon=" + (k * 7 % 360 - 180) + ".25&budget_ms=" + BUDGET_MS
+              : "/v1/geocode?q=Warm%20up%20" + k + "%2C%20Lyon&budget_ms=" + BUDGET_MS + (k % 4 == 2 ? "&intent=contain" : "")));
         }
       });
     }
