@@ -12,7 +12,9 @@ package dev.georesolver.deadline;
  * <p>The reserve is what the rungs below need to have a real chance, not only their medians: each
  * callable rung below is kept {@link #share} — at least a floor however fast its median, plus the
  * tier's reply margin and the two event-bus hops of its visit — and the rung being admitted adds
- * {@link #ownVisitMs} for its own two hops, which are paid after its attempt is cut off.
+ * {@link #ownVisitMs} for its own two hops, which are paid after its attempt is cut off. The walker
+ * waits for a visit until only what the rungs below {@link #need} to be admitted is left
+ * ({@link #visitWaitMs}), so a tier that answers late costs them their floors, never their chance.
  */
 public final class Admission {
 
