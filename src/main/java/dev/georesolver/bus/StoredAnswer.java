@@ -85,6 +85,11 @@ public final class StoredAnswer {
     return out.appendBytes(stable);
   }
 
+  /** Bytes of the stored form's JSON: what holding this answer costs, give or take its fixed fields. */
+  public int encodedLength() {
+    return stable.length;
+  }
+
   /** The stored form as a JSON object. */
   public JsonObject toJson() {
     return new JsonObject(toBuffer());

@@ -98,7 +98,7 @@ public final class DedupeVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    l1 = new MemoryStore(cfg.maxEntries(), Math.max(cfg.ttlSeconds(), cfg.degradedTtlSeconds()) * 1000, cacheTicker);
+    l1 = new MemoryStore(cfg.maxEntries(), cfg.maxBytes(), Math.max(cfg.ttlSeconds(), cfg.degradedTtlSeconds()) * 1000, cacheTicker);
     shared = redisUrl == null ? SharedStore.NONE
         : new RedisSharedStore(vertx, new GuardedRedis(vertx, "dedupe", redisUrl, cfg.commandTimeoutMs(), metrics), cfg.keyPrefix(), clock);
     var bus = vertx.eventBus();

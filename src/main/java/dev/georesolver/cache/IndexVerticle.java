@@ -51,7 +51,7 @@ public final class IndexVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    index = redisUrl == null ? new MemoryGeoIndex(cfg.maxEntries(), clock)
+    index = redisUrl == null ? new MemoryGeoIndex(cfg.maxEntries(), cfg.maxBytes(), clock)
         : new RedisGeoIndex(new GuardedRedis(vertx, "index", redisUrl, cfg.commandTimeoutMs(), metrics), cfg.keyPrefix());
     var bus = vertx.eventBus();
     return Future.all(

@@ -12,26 +12,45 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The in-process cached index for {@code deduplication_store: memory}: a bounded map by address key
- * (least recently written evicted first) and a grid of 0.01° cells for nearest-point lookups, so a
- * reverse lookup reads a handful of cells, never the whole index. Not thread-safe: confined to the
- * index verticle.
+ * The in-process cached index for {@code deduplication_store: memory}: a map by address key bounded
+ * by entries and by bytes (least recently written evicted first, whichever bound is passed) and a
+ * grid of 0.01° cells for nearest-point lookups, so a reverse lookup reads a handful of cells, never
+ * the whole index. Not thread-safe: confined to the index verticle.
  */
 final class MemoryGeoIndex implements GeoIndex {
 
   /** Grid cell size, degrees (about 1.1 km of latitude). */
   static final double CELL_DEG = 0.01;
 
+  /** Bytes counted per entry on top of its strings: the records, the map and grid entries. */
+  static final int ENTRY_OVERHEAD_BYTES = 256;
+
   private final long maxEntries;
+  private final long maxBytes;
   private final java.time.Clock clock;
+  private long bytes;
   private final LinkedHashMap<String, Held> byKey = new LinkedHashMap<>();
   private final Map<Long, List<String>> cells = new HashMap<>();
 
   private record Held(IndexEntry entry, long expiresAtMs) {}
 
-  MemoryGeoIndex(long maxEntries, java.time.Clock clock) {
+  /**
+   * @param maxEntries the most entries held
+   * @param maxBytes the most bytes held, as estimated by {@link #weight}
+   */
+  MemoryGeoIndex(long maxEntries, long maxBytes, java.time.Clock clock) {
     this.maxEntries = maxEntries;
+    this.maxBytes = maxBytes;
     this.clock = clock;
+  }
+
+  /** The estimated bytes an entry holds: its strings (UTF-16) and a fixed overhead. */
+  static long weight(IndexEntry e) {
+    return ENTRY_OVERHEAD_BYTES + 2L * (len(e.addrKey()) + len(e.label()) + len(e.source()) + len(e.claim()) + len(e.precision()));
+  }
+
+  private static int len(String s) {
+    return s == null ? 0 : s.length();
   }
 
   @Override
@@ -41,15 +60,18 @@ final class MemoryGeoIndex implements GeoIndex {
       unindex(old.entry());
     }
     byKey.put(e.addrKey(), new Held(e, clock.millis() + ttlS * 1000));
+    bytes += weight(e);
     cells.computeIfAbsent(cell(e.lat(), e.lon()), k -> new ArrayList<>(2)).add(e.addrKey());
-    while (byKey.size() > maxEntries) {
+    while (byKey.size() > maxEntries || (bytes > maxBytes && !byKey.isEmpty())) {
       var eldest = byKey.entrySet().iterator().next();
       byKey.remove(eldest.getKey());
       unindex(eldest.getValue().entry());
     }
   }
 
+  /** Takes an entry already removed from the map out of the grid and the byte count. */
   private void unindex(IndexEntry e) {
+    bytes -= weight(e);
     long c = cell(e.lat(), e.lon());
     List<String> keys = cells.get(c);
     if (keys != null) {
@@ -131,5 +153,10 @@ final class MemoryGeoIndex implements GeoIndex {
   /** Entries held (including expired ones not yet read). */
   int size() {
     return byKey.size();
+  }
+
+  /** Bytes held, as estimated by {@link #weight} (including expired entries not yet read). */
+  long bytes() {
+    return bytes;
   }
 }

@@ -8,27 +8,43 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The bounded in-process idempotency store: served answers by key, each with its own TTL (degraded
- * answers are kept for less time), evicted by size when full. Caffeine does the bookkeeping; its
- * maintenance runs on the calling thread, so the store stays on the owning verticle's context.
+ * answers are kept for less time), evicted when full. Full means either bound: {@code maxEntries}
+ * answers or {@code maxBytes} bytes, whichever comes first, so answers of any size cannot take the
+ * heap. Caffeine does the bookkeeping with one weight per entry, {@link #weight}: its estimated size,
+ * but never less than {@code maxBytes / maxEntries}, so a total weight within {@code maxBytes} also
+ * holds at most {@code maxEntries} entries. Its maintenance runs on the calling thread, so the store
+ * stays on the owning verticle's context.
  */
 public final class MemoryStore {
 
+  /** Bytes counted per entry on top of its JSON and key: the entry, the answer and the cache's node. */
+  static final int ENTRY_OVERHEAD_BYTES = 256;
+
   private final Cache<String, StoredEntry> cache;
+  private final long minWeight;
 
   /**
    * @param maxEntries the most answers kept
+   * @param maxBytes the most bytes kept, as estimated by {@link #weight}
    * @param longestTtlMs the longest TTL any answer gets; an answer given a shorter one stays in
    *     memory until then but is never served past its own ({@link StoredEntry#ttlMs()}, checked by
    *     {@link StoredEntry#replayableTo}), which saves per-entry expiry bookkeeping on every put
    * @param ticker Caffeine's clock (nanoseconds), injectable for tests
    */
-  public MemoryStore(long maxEntries, long longestTtlMs, Ticker ticker) {
+  public MemoryStore(long maxEntries, long maxBytes, long longestTtlMs, Ticker ticker) {
+    this.minWeight = Math.max(1, maxBytes / maxEntries + (maxBytes % maxEntries == 0 ? 0 : 1));
     this.cache = Caffeine.newBuilder()
-        .maximumSize(maxEntries)
+        .maximumWeight(maxBytes)
+        .<String, StoredEntry>weigher((k, v) -> (int) Math.min(Integer.MAX_VALUE, Math.max(minWeight, weight(k, v))))
         .expireAfterWrite(longestTtlMs, TimeUnit.MILLISECONDS)
         .executor(Runnable::run)
         .ticker(ticker)
         .build();
+  }
+
+  /** The estimated bytes an entry holds: its stored JSON, its key (UTF-16) and a fixed overhead. */
+  static long weight(String key, StoredEntry e) {
+    return (long) e.answer().encodedLength() + 2L * key.length() + ENTRY_OVERHEAD_BYTES;
   }
 
   /** The stored entry, or null. */
@@ -44,5 +60,11 @@ public final class MemoryStore {
   /** Approximate number of entries. */
   public long size() {
     return cache.estimatedSize();
+  }
+
+  /** The weight held, bytes as estimated (each entry at least {@code maxBytes / maxEntries}). */
+  long weightedBytes() {
+    cache.cleanUp();
+    return cache.policy().eviction().orElseThrow().weightedSize().orElse(0L);
   }
 }

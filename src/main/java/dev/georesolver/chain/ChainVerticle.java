@@ -99,7 +99,7 @@ public final class ChainVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     List<TierConfig> enabled = manifest.enabledTiers();
-    view = new LadderView(enabled);
+    view = new LadderView(enabled, margins);
     validator = RequestValidator.forManifest(manifest);
     manifest.intents().values().forEach(i -> acceptedClaims.put(i.name(),
         i.claims().stream().map(Claim::wire).sorted().collect(Collectors.joining(","))));
@@ -266,7 +266,7 @@ public final class ChainVerticle extends VerticleBase {
       return step(w, i + 1);
     }
     DeliveryOptions o = new DeliveryOptions()
-        .setSendTimeout(left)
+        .setSendTimeout(Admission.visitWaitMs(left, view.neededBelow(w.ladder(), i, manifest.routing().admissionFactor())))
         .addHeader(Addresses.DEADLINE_HEADER, Long.toString(left))
         .addHeader(Addresses.TRACE_HEADER, w.req().traceId());
     long t0 = ticker.nanoTime();

@@ -1,6 +1,8 @@
 package dev.georesolver.chain;
 
+import dev.georesolver.config.MarginsConfig;
 import dev.georesolver.config.TierConfig;
+import dev.georesolver.deadline.Admission;
 import dev.georesolver.tier.TierBreaker;
 import io.vertx.core.json.JsonObject;
 
@@ -18,8 +20,15 @@ final class LadderView {
 
   private final Map<String, Long> typical = new HashMap<>();
   private final Map<String, TierBreaker.State> state = new HashMap<>();
+  private final long floorMs;
+  private final long tierReplyMs;
+  private final long hopMs;
 
-  LadderView(List<TierConfig> tiers) {
+  /** A view of {@code tiers}, reserving for lower rungs with the figures of {@code margins}. */
+  LadderView(List<TierConfig> tiers, MarginsConfig margins) {
+    this.floorMs = margins.rungFloorMs();
+    this.tierReplyMs = margins.tierReplyMs();
+    this.hopMs = margins.hopMs();
     for (TierConfig t : tiers) {
       typical.put(t.name(), t.typicalMs());
       state.put(t.name(), TierBreaker.State.CLOSED);
@@ -57,15 +66,33 @@ final class LadderView {
   }
 
   /**
-   * Milliseconds to keep for the rungs below rung {@code i}: the sum of their typical latencies,
-   * leaving out rungs whose breaker is open or forced open (they will not be called).
+   * Milliseconds to keep for the rungs below rung {@code i}: each one's {@link Admission#share}
+   * (its typical latency or the floor, whichever is more, its tier's reply margin and its two hops),
+   * leaving out rungs whose breaker is open or forced open (they will not be called), plus rung {@code i}'s own
+   * {@link Admission#ownVisitMs} when any rung below is kept for. 0 when none is.
    */
   long reserveBelow(List<TierConfig> ladder, int i) {
     long sum = 0;
     for (int j = i + 1; j < ladder.size(); j++) {
       TierConfig t = ladder.get(j);
       if (!state(t).refusesCalls()) {
-        sum += typical(t);
+        sum += Admission.share(typical(t), floorMs, tierReplyMs, hopMs);
+      }
+    }
+    return sum == 0 ? 0 : sum + Admission.ownVisitMs(hopMs);
+  }
+
+  /**
+   * Milliseconds the rungs below rung {@code i} need at the least to still be admitted: each one's
+   * {@link Admission#need} at {@code factor}, open rungs left out. What the walker keeps however
+   * late rung {@code i}'s tier answers ({@link Admission#visitWaitMs}).
+   */
+  long neededBelow(List<TierConfig> ladder, int i, double factor) {
+    long sum = 0;
+    for (int j = i + 1; j < ladder.size(); j++) {
+      TierConfig t = ladder.get(j);
+      if (!state(t).refusesCalls()) {
+        sum += Admission.need(typical(t), factor, tierReplyMs, hopMs);
       }
     }
     return sum;

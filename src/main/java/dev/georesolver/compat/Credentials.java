@@ -22,12 +22,6 @@ public record Credentials(String key, String where) {
       if (a.regionMatches(true, 0, "Bearer ", 0, 7) && !a.substring(7).isBlank()) {
         return new Credentials(a.substring(7).strip(), "authorization");
       }
-      if (a.regionMatches(true, 0, "Basic ", 0, 6)) {
-        String key = basicPassword(a.substring(6).strip());
-        if (key != null) {
-          return new Credentials(key, "authorization");
-        }
-      }
     }
     if (xApiKey != null && !xApiKey.isBlank()) {
       return new Credentials(xApiKey.strip(), "x-api-key");
@@ -35,10 +29,26 @@ public record Credentials(String key, String where) {
     return NONE;
   }
   /**
+   * The key of a request to the operator's pages ({@code /admin/*}, {@code /dashboard}): as
+   * {@link #fromHeaders}, and also as HTTP Basic credentials, which a browser sends by itself once
+   * asked — also on the dashboard's {@code EventSource}, which cannot set an {@code Authorization}
+   * header. The API itself takes no Basic credentials (a key in a login prompt is for operators).
+   */
+  public static Credentials fromOperatorHeaders(String authorization, String xApiKey) {
+    if (authorization != null) {
+      String a = authorization.strip();
+      if (a.regionMatches(true, 0, "Basic ", 0, 6)) {
+        String key = basicPassword(a.substring(6).strip());
+        return key == null ? NONE : new Credentials(key, "authorization");
+      }
+    }
+    return fromHeaders(authorization, xApiKey);
+  }
+
+  /**
    * The key in HTTP Basic credentials ({@code base64(user:key)}): the password part, or the user part
-   * when the password is empty. A browser sends Basic credentials by itself once asked, also on the
-   * {@code EventSource} of the dashboard, which cannot set an {@code Authorization} header; the user
-   * name means nothing. Null when the value is not Base64 of UTF-8 with a colon.
+   * when the password is empty; the user name means nothing. Null when the value is not Base64 of
+   * UTF-8 with a colon.
    */
   static String basicPassword(String encoded) {
     byte[] raw;

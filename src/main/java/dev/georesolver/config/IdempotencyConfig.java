@@ -36,6 +36,13 @@ public final class IdempotencyConfig extends Settings {
   /** Bound on the in-process store and index, entries; default 100,000. */
   public static final Field<Long> MAX_ENTRIES = SECTION.longs("max_entries", 1, Long.MAX_VALUE).byDefault(100_000L);
 
+  /**
+   * Bound on the in-process store, and separately on the in-process index, bytes (estimated: the
+   * stored JSON, its key and a fixed overhead per entry); default 268,435,456 (256 MiB). Whichever
+   * of this and {@link #MAX_ENTRIES} is reached first evicts.
+   */
+  public static final Field<Long> MAX_BYTES = SECTION.longs("max_bytes", 1, Long.MAX_VALUE).byDefault(256L * 1024 * 1024);
+
   /** Prefix of every Redis key; default {@code geo:}. */
   public static final Field<String> KEY_PREFIX = SECTION.string("key_prefix").byDefault("geo:");
 
@@ -74,6 +81,11 @@ public final class IdempotencyConfig extends Settings {
   /** See {@link #MAX_ENTRIES}. */
   public long maxEntries() {
     return get(MAX_ENTRIES);
+  }
+
+  /** See {@link #MAX_BYTES}. */
+  public long maxBytes() {
+    return get(MAX_BYTES);
   }
 
   /** See {@link #KEY_PREFIX}. */

@@ -11,6 +11,13 @@ package dev.georesolver.config;
  * {@code B + ingress_grace_ms} for the chain before it answers 504 itself. A request waiting for an
  * identical one in flight gives up at {@code B − waiter_ms}; the leader's claim is given up
  * {@code leader_grace_ms} after the leader's own deadline.
+ *
+ * <p>Before rung i the chain keeps a reserve for the rungs below it: for each callable rung below,
+ * {@code max(typical, rung_floor_ms) + tier_reply_ms + 2 × hop_ms} (its visit there and back), plus
+ * {@code 2 × hop_ms} for rung i's own visit, whose hops are paid out of the time left after it; and
+ * it waits for rung i's visit only until what the rungs below need to be admitted is all that is
+ * left. So a hung rung above a fast local one (a gazetteer of {@code typical_ms: 2}) is cut off
+ * early enough for the local rung to answer, even when the hung rung's tier answers late.
  */
 public final class MarginsConfig extends Settings {
 
@@ -44,6 +51,21 @@ public final class MarginsConfig extends Settings {
    */
   public static final Field<Long> STATUS_TIMEOUT_MS = SECTION.longs("status_timeout_ms", 1, 60_000).byDefault(1000L);
 
+  /**
+   * Milliseconds one event-bus hop (chain to tier, or tier back to chain) is allowed in the reserve
+   * for the rungs below; default 2 ms. A configured figure, not a measured one: what matters is the
+   * rare slow hop on a loaded loop, which a running median would not show.
+   */
+  public static final Field<Long> HOP_MS = SECTION.longs("hop_ms", 0, 1000).byDefault(2L);
+
+  /**
+   * The least time, milliseconds, kept for each rung below however fast its median is; default
+   * 25 ms. A rung whose median is 1 or 2 ms would otherwise be reserved less than the lateness of
+   * the timers that cut the rung above it: on a loaded 2-core host (load average 11) the chain's
+   * timer was seen 13 ms late, and a floor of 10 ms left the gazetteer refused.
+   */
+  public static final Field<Long> RUNG_FLOOR_MS = SECTION.longs("rung_floor_ms", 0, 10_000).byDefault(25L);
+
   private MarginsConfig(Settings read) {
     super(read);
   }
@@ -71,6 +93,16 @@ public final class MarginsConfig extends Settings {
   /** See {@link #LEADER_GRACE_MS}. */
   public long leaderGraceMs() {
     return get(LEADER_GRACE_MS);
+  }
+
+  /** See {@link #HOP_MS}. */
+  public long hopMs() {
+    return get(HOP_MS);
+  }
+
+  /** See {@link #RUNG_FLOOR_MS}. */
+  public long rungFloorMs() {
+    return get(RUNG_FLOOR_MS);
   }
 
   /** See {@link #STATUS_TIMEOUT_MS}. */

@@ -86,7 +86,8 @@ public final class TenantAuth implements Handler<RoutingContext> {
   /** The admitted tenant, or null after answering why not. */
   private Tenant admit(RoutingContext ctx) {
     HttpServerRequest req = ctx.request();
-    Credentials c = Credentials.fromHeaders(req.getHeader("Authorization"), req.getHeader("X-Api-Key"));
+    Credentials c = adminOnly ? Credentials.fromOperatorHeaders(req.getHeader("Authorization"), req.getHeader("X-Api-Key"))
+        : Credentials.fromHeaders(req.getHeader("Authorization"), req.getHeader("X-Api-Key"));
     Verdict v = tenants.admit(c.key());
     if (v instanceof Verdict.Admitted a) {
       metrics.tenant(a.tenant().id(), TenantOutcome.ADMITTED);

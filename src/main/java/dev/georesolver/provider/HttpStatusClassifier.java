@@ -1,6 +1,5 @@
 package dev.georesolver.provider;
 
-import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
@@ -61,28 +60,51 @@ public final class HttpStatusClassifier {
   }
 
   /**
-   * Reads {@code Retry-After}: delta-seconds or an HTTP-date (RFC 9110 §10.2.3).
+   * Reads {@code Retry-After}: delta-seconds ({@code 1*DIGIT}) or an HTTP-date (RFC 9110 §10.2.3).
+   * Overflow-safe: a number of seconds too large to count in milliseconds, however many digits it
+   * has, reads as {@link Long#MAX_VALUE}; the tier caps what it honours at its
+   * {@code retry_after_max_ms}.
    *
    * @param nowMs wall-clock epoch millis, for the HTTP-date form
-   * @return milliseconds to stay away (never negative), or null when absent, unreadable or too large
-   *     to count in milliseconds
+   * @return milliseconds to stay away (never negative), or null when absent or unreadable (a sign,
+   *     a fraction, a unit, a date in another form)
    */
   public static Long retryAfterMs(String value, long nowMs) {
     if (value == null || value.isBlank()) {
       return null;
     }
     String v = value.trim();
+    if (isDigits(v)) {
+      return saturatedMillis(v);
+    }
     try {
-      long seconds = Long.parseLong(v);
-      // Negative, or too many seconds to count in milliseconds: unreadable, not an overflow.
-      return seconds < 0 || seconds > Long.MAX_VALUE / 1000 ? null : Duration.ofSeconds(seconds).toMillis();
-    } catch (NumberFormatException notSeconds) {
-      try {
-        long at = ZonedDateTime.parse(v, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant().toEpochMilli();
-        return Math.max(0, at - nowMs);
-      } catch (DateTimeParseException notDate) {
-        return null;
+      long at = ZonedDateTime.parse(v, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant().toEpochMilli();
+      return Math.max(0, at - nowMs);
+    } catch (DateTimeParseException | ArithmeticException notDate) {
+      return null;
+    }
+  }
+
+  private static boolean isDigits(String v) {
+    for (int i = 0; i < v.length(); i++) {
+      char c = v.charAt(i);
+      if (c < '0' || c > '9') {
+        return false;
       }
     }
+    return true;
+  }
+
+  /** Seconds written in digits as milliseconds, {@link Long#MAX_VALUE} when they do not fit. */
+  private static long saturatedMillis(String digits) {
+    long seconds = 0;
+    for (int i = 0; i < digits.length(); i++) {
+      int d = digits.charAt(i) - '0';
+      if (seconds > (Long.MAX_VALUE / 1000 - d) / 10) {
+        return Long.MAX_VALUE;
+      }
+      seconds = seconds * 10 + d;
+    }
+    return seconds * 1000;
   }
 }

@@ -8,6 +8,7 @@ import dev.georesolver.crs.Wgs84Point;
 import dev.georesolver.geo.Bbox;
 import dev.georesolver.provider.FailureClass;
 import dev.georesolver.provider.ProviderAnswer;
+import dev.georesolver.provider.ProviderText;
 import dev.georesolver.provider.RawHit;
 
 /**
@@ -53,6 +54,6 @@ final class HitSelector {
       return new Outcome.Failed(new ProviderAnswer.Failed(FailureClass.OUT_OF_BBOX,
           outside + " candidate(s) outside the requested bbox", null));
     }
-    return new Outcome.Failed(new ProviderAnswer.Failed(FailureClass.DEGRADABLE, "crs: " + crsProblem, null));
+    return new Outcome.Failed(new ProviderAnswer.Failed(FailureClass.DEGRADABLE, ProviderText.bound("crs: " + crsProblem), null));
   }
 }

@@ -5,7 +5,6 @@ import dev.georesolver.provider.ProviderResponse;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
@@ -22,12 +21,16 @@ import java.util.Map;
  * second never trips them. So a timer bounds the whole exchange; when it fires the attempt fails
  * with {@link AttemptTimeoutException} and the request is reset, freeing the connection. A request
  * still waiting for a pooled connection when the timer fires is reset as soon as it gets one,
- * without being sent. Bodies over {@link #MAX_BODY_BYTES} are refused. Use on the owning verticle's
- * context only.
+ * without being sent. A body is held to {@link #MAX_BODY_BYTES} however it arrives, and once
+ * inflated ({@link BoundedBody}); over it the attempt fails with {@link BodyRefusedException} and
+ * the request is reset. Use on the owning verticle's context only.
  */
 final class HttpAttempt {
 
-  /** The largest provider body read, bytes; larger answers are a transport failure. */
+  /**
+   * The largest provider body read, bytes, counted as received and again once inflated; a larger
+   * answer is a degradable failure of the attempt.
+   */
   static final long MAX_BODY_BYTES = 4L * 1024 * 1024;
 
   private static final String[] KEPT_HEADERS = {"retry-after", "content-type"};
@@ -73,6 +76,9 @@ final class HttpAttempt {
     client.request(o)
         .compose(req -> {
           sent[0] = req;
+          // Failures reach the attempt through the response future; without a handler here Vert.x
+          // would also log a reset request at ERROR.
+          req.exceptionHandler(ignored -> { });
           if (done.future().isComplete()) {
             req.reset();
             return Future.failedFuture(new AttemptTimeoutException(timeoutMs));
@@ -126,12 +132,55 @@ final class HttpAttempt {
     return url.length();
   }
 
+  /**
+   * Reads the response's body through a {@link BoundedBody}. An exception handler is on the response
+   * before anything can reset it: without one, Vert.x logs every reset at ERROR. Over the cap, or
+   * undecodable, the request is reset (its connection closed, not returned to the pool) and the
+   * attempt fails with {@link BodyRefusedException}.
+   */
   private static Future<ProviderResponse> read(HttpClientResponse resp) {
-    String len = resp.getHeader("content-length");
-    if (len != null && parseLong(len) > MAX_BODY_BYTES) {
+    Promise<ProviderResponse> read = Promise.promise();
+    long declared = parseLong(resp.getHeader("content-length"));
+    BoundedBody body;
+    try {
+      if (declared > MAX_BODY_BYTES) {
+        throw new BodyRefusedException("body over " + MAX_BODY_BYTES + " bytes: Content-Length " + declared);
+      }
+      body = BoundedBody.of(resp.getHeader("content-encoding"), declared, MAX_BODY_BYTES);
+    } catch (BodyRefusedException e) {
+      resp.exceptionHandler(ignored -> { });
       resp.request().reset();
-      return Future.failedFuture(new java.io.IOException("body too large: " + len + " bytes"));
+      return Future.failedFuture(e);
     }
+    resp.exceptionHandler(t -> {
+      body.close();
+      read.tryFail(t);
+    });
+    resp.handler(chunk -> {
+      if (read.future().isComplete()) {
+        return;
+      }
+      try {
+        body.accept(chunk);
+      } catch (BodyRefusedException e) {
+        body.close();
+        read.tryFail(e);
+        resp.request().reset();
+      }
+    });
+    resp.endHandler(v -> {
+      try {
+        read.tryComplete(new ProviderResponse(resp.statusCode(), kept(resp), body.finish()));
+      } catch (BodyRefusedException e) {
+        read.tryFail(e);
+      } finally {
+        body.close();
+      }
+    });
+    return read.future();
+  }
+
+  private static Map<String, String> kept(HttpClientResponse resp) {
     Map<String, String> headers = new HashMap<>(4);
     for (String h : KEPT_HEADERS) {
       String v = resp.getHeader(h);
@@ -139,10 +188,13 @@ final class HttpAttempt {
         headers.put(h, v);
       }
     }
-    return resp.body().map((Buffer b) -> new ProviderResponse(resp.statusCode(), headers, b));
+    return headers;
   }
 
   private static long parseLong(String s) {
+    if (s == null) {
+      return -1;
+    }
     try {
       return Long.parseLong(s.trim());
     } catch (NumberFormatException e) {

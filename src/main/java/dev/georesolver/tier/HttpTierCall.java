@@ -10,6 +10,7 @@ import dev.georesolver.provider.FailureClass;
 import dev.georesolver.provider.OutboundRequest;
 import dev.georesolver.provider.ProviderAdapter;
 import dev.georesolver.provider.ProviderAnswer;
+import dev.georesolver.provider.ProviderText;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClientAgent;
@@ -27,7 +28,9 @@ import java.util.Map;
 /**
  * A rung answered over HTTP by a {@link ProviderAdapter}: builds the request, adds the tier's
  * credential, extra headers and {@code Idempotency-Key}, sends it on the tier's own connection pool
- * and parses the answer. Use on the owning verticle's context only.
+ * and parses the answer. Every answer — candidates and failures alike, including failures of the
+ * transport — leaves through {@link ProviderText#clean(ProviderAnswer)}: the tier's credential
+ * redacted, control characters escaped, every text bounded. Use on the owning verticle's context only.
  *
  * <p>The pool is the tier's alone, and so is its TLS material ({@link TlsMaterial}): another tier's
  * client certificate can never be presented on its connections. A credential given as a file and
@@ -51,6 +54,8 @@ final class HttpTierCall implements TierCall {
   private final List<FileWatch> watches = new ArrayList<>();
   /** Replaced when its file changes; read and written on this context only. */
   private Secret secret;
+  /** Redacts the current credential from provider text; replaced with it. */
+  private ProviderText text;
   private HttpClientAgent client;
   private HttpAttempt http;
 
@@ -63,6 +68,7 @@ final class HttpTierCall implements TierCall {
     CredentialPlacement byDefault = adapter.capabilities().defaultCredential();
     this.placement = p != null ? p : byDefault != null ? byDefault : CredentialPlacement.header("X-Api-Key");
     this.constantHeaders = constantHeaders(cfg);
+    this.text = ProviderText.forTier(secret, placement);
   }
 
   /**
@@ -89,10 +95,14 @@ final class HttpTierCall implements TierCall {
   }
 
   private void build(TlsMaterial tls) {
-    HttpClientOptions options = new HttpClientOptions().setKeepAlive(true).setTcpNoDelay(true).setDecompressionSupported(true);
+    // Decompression is ours (BoundedBody): Vert.x's would inflate a body of any size.
+    HttpClientOptions options = new HttpClientOptions().setKeepAlive(true).setTcpNoDelay(true).setDecompressionSupported(false);
     this.client = vertx.httpClientBuilder()
         .with(tls == null ? options : tls.applyTo(options))
         .with(new PoolOptions().setHttp1MaxSize(cfg.poolSize()).setMaxWaitQueueSize(cfg.poolSize() * 16))
+        // A malformed response (broken chunk framing, a bad status line) fails the attempt, which
+        // classifies it; without a handler Vert.x would also log it at ERROR, quoting the provider's bytes.
+        .withConnectHandler(conn -> conn.exceptionHandler(ignored -> { }))
         .build();
     this.http = new HttpAttempt(vertx, client, cfg.tls() == null ? null : cfg.tls().serverName());
   }
@@ -124,6 +134,7 @@ final class HttpTierCall implements TierCall {
     vertx.executeBlocking(() -> Secret.reread(cfg.credential()), false)
         .onSuccess(s -> {
           secret = s;
+          text = ProviderText.forTier(s, placement);
           log.info("tier {}: credential reloaded from {}", cfg.name(), cfg.credential().sourceDescription());
         })
         .onFailure(e -> log.warn("tier {}: credential file changed but cannot be used ({}): keeping the previous credential",
@@ -151,7 +162,8 @@ final class HttpTierCall implements TierCall {
     r = decorate(r, req.idempotencyKey());
     return http.send(r, timeoutMs)
         .map(resp -> adapter.parse(dir, resp, cfg.schemaMode()))
-        .otherwise(TransportClassifier::classify);
+        .otherwise(TransportClassifier::classify)
+        .map(text::clean);
   }
 
   /** Adds the tier's constant headers, the key and the credential, copying the request once. */
@@ -170,13 +182,17 @@ final class HttpTierCall implements TierCall {
     return new OutboundRequest(r.method(), url, headers, r.body());
   }
 
-  /** User-Agent and Accept defaults, then the manifest's headers (which win). */
+  /**
+   * User-Agent, Accept and Accept-Encoding defaults (the encodings {@link BoundedBody} reads), then
+   * the manifest's headers (which win).
+   */
   private static Map<String, String> constantHeaders(TierConfig cfg) {
     Map<String, String> h = new LinkedHashMap<>();
     if (cfg.headers().keySet().stream().noneMatch(k -> k.equalsIgnoreCase("user-agent"))) {
       h.put("User-Agent", DEFAULT_USER_AGENT);
     }
     h.put("Accept", "application/json");
+    h.put("Accept-Encoding", "gzip, deflate");
     h.putAll(cfg.headers());
     return Map.copyOf(h);
   }

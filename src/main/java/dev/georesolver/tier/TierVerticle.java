@@ -16,6 +16,7 @@ import dev.georesolver.provider.AdapterRegistry;
 import dev.georesolver.provider.Direction;
 import dev.georesolver.provider.FailureClass;
 import dev.georesolver.provider.ProviderAnswer;
+import dev.georesolver.provider.ProviderText;
 import dev.georesolver.tier.TierBreaker.Permit;
 import io.github.resilience4j.ratelimiter.RateLimiter;
 import io.github.resilience4j.ratelimiter.RateLimiterConfig;
@@ -129,7 +130,7 @@ public final class TierVerticle extends VerticleBase {
       return;
     }
     attempt(req, deadline, 1, null).onComplete(ar -> msg.reply(ar.succeeded() ? ar.result()
-        : TierReply.failed(FailureClass.UNCLASSIFIED, "tier error: " + ar.cause(), 0)));
+        : TierReply.failed(FailureClass.UNCLASSIFIED, ProviderText.bound("tier error: " + ar.cause()), 0)));
   }
 
   /** Attempt number {@code n}; {@code last} is the previous attempt's failure, if any. */
@@ -233,8 +234,9 @@ public final class TierVerticle extends VerticleBase {
     });
   }
 
+  /** An unexpected failure; its message may quote provider text (a CRS name, a body), so it is bounded and escaped. */
   private static Outcome unclassified(Throwable t) {
-    return new Outcome.Failed(new ProviderAnswer.Failed(FailureClass.UNCLASSIFIED, "tier error: " + t, null));
+    return new Outcome.Failed(new ProviderAnswer.Failed(FailureClass.UNCLASSIFIED, ProviderText.bound("tier error: " + t), null));
   }
 
   private Future<TierReply> next(TierRequest req, Deadline deadline, int n, ProviderAnswer.Failed f) {
@@ -275,18 +277,31 @@ public final class TierVerticle extends VerticleBase {
     }
     breaker.onFailure(permit, ms, new TierFailure(cfg.name(), failure));
     switch (failure.failureClass()) {
-      case QUOTA -> {
-        if (failure.retryAfterMs() != null && failure.retryAfterMs() > 0) {
-          breaker.holdOpenFor(Duration.ofMillis(failure.retryAfterMs()));
-        }
-        log.warn("tier {} over quota: {} (retry after {} ms)", cfg.name(), failure.detail(), failure.retryAfterMs());
-      }
+      case QUOTA -> overQuota(failure);
       case CREDENTIAL -> log.error("tier {} REJECTED ITS CREDENTIAL ({}): {} — check {}", cfg.name(), cfg.adapter(),
           failure.detail(), cfg.credential() == null ? "the tier's credential (none configured)" : cfg.credential().sourceDescription());
       case UNCLASSIFIED -> log.warn("tier {} unclassified failure: {} (trace {})", cfg.name(), failure.detail(), req.traceId());
       default -> log.debug("tier {} {}: {}", cfg.name(), failure.failureClass().wire(), failure.detail());
     }
     return outcome;
+  }
+
+  /**
+   * Holds the breaker open as long as the provider's {@code Retry-After} asks, but never longer than
+   * the tier's {@code retry_after_max_ms}: a provider must not be able to take a rung away for years.
+   */
+  private void overQuota(ProviderAnswer.Failed failure) {
+    Long asked = failure.retryAfterMs();
+    long hold = asked == null ? 0 : Math.min(asked, cfg.retryAfterMaxMs());
+    if (hold > 0) {
+      breaker.holdOpenFor(Duration.ofMillis(hold));
+    }
+    if (asked != null && asked > hold) {
+      log.warn("tier {} over quota: {} (Retry-After asked {} ms; held open {} ms, the tier's retry_after_max_ms)",
+          cfg.name(), failure.detail(), asked, hold);
+    } else {
+      log.warn("tier {} over quota: {} (retry after {} ms)", cfg.name(), failure.detail(), asked);
+    }
   }
 
   private void healthy(Permit permit, long ms) {

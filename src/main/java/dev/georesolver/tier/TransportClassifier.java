@@ -26,8 +26,9 @@ import java.util.concurrent.TimeoutException;
  *
  * <p>Timeouts, refused and reset connections are transient. A DNS failure is degradable and not
  * retried: a name that does not resolve now will not resolve 50 ms later, and with no network it
- * must fail fast rather than be waited out. TLS failures are configuration, so degradable too (and
- * counted against the breaker): a handshake the provider refused — no client certificate, one it
+ * must fail fast rather than be waited out. TLS failures are configuration, so degradable too and so
+ * is a body refused as it was read (over the cap, undecodable): retrying would read it again; both
+ * count against the breaker. A handshake the provider refused — no client certificate, one it
  * does not trust — or a provider certificate that is not trusted or not for the expected name says
  * {@code TLS handshake failed: <why>}.
  */
@@ -55,6 +56,9 @@ public final class TransportClassifier {
 
   /** The failure this one exception stands for, or null when no rule recognises it. */
   private static ProviderAnswer.Failed recognise(Throwable c) {
+    if (c instanceof BodyRefusedException) {
+      return fail(FailureClass.DEGRADABLE, c.getMessage());
+    }
     if (c instanceof AttemptTimeoutException) {
       return fail(FailureClass.TRANSIENT, c.getMessage());
     }

@@ -141,6 +141,8 @@ class ManifestLoaderTest {
         idempotency: {ttl_seconds: -60}                 | routing.idempotency.ttl_seconds must be > 0
         idempotency: {degraded_ttl_seconds: -1}         | routing.idempotency.degraded_ttl_seconds must be >= 0
         idempotency: {max_entries: 0}                   | routing.idempotency.max_entries must be > 0
+        idempotency: {max_bytes: 0}                     | routing.idempotency.max_bytes must be > 0
+        idempotency: {max_bytes: 256MiB}                | routing.idempotency.max_bytes must be > 0
         idempotency: {ttl_second: 60}                   | routing.idempotency.ttl_second is not a known field
         idempotency: {key_prefix: ''}                   | routing.idempotency.key_prefix must be a non-empty string
         idempotency: redis                              | routing.idempotency must be a mapping
@@ -473,9 +475,18 @@ class ManifestLoaderTest {
       assertThat(i.store()).isEqualTo("memory");
       assertThat(i.redis()).isFalse();
       assertThat(i.maxEntries()).isEqualTo(100_000);
+      assertThat(i.maxBytes()).as("256 MiB").isEqualTo(268_435_456L);
       assertThat(i.keyPrefix()).isEqualTo("geo:");
       assertThat(i.commandTimeoutMs()).isEqualTo(100);
       assertThat(i.indexTtlSeconds()).isEqualTo(30L * 86_400);
+    }
+
+    @Test
+    @DisplayName("routing.idempotency.max_bytes bounds the in-process store and index by bytes")
+    void shouldReadTheStoreByteBound() throws Exception {
+      IdempotencyConfig i = parse(manifestWithRouting("  idempotency: {max_bytes: 1048576}\n", tier())).routing().idempotency();
+      assertThat(i.maxBytes()).isEqualTo(1_048_576L);
+      assertThat(i.maxEntries()).as("the entry bound still applies").isEqualTo(100_000);
     }
 
     @Test

@@ -29,6 +29,20 @@ class MarginsAndServerConfigTest {
     assertThat(m.leaderGraceMs()).isEqualTo(250);
     assertThat(m.statusTimeoutMs()).isEqualTo(1000);
     assertThat(m.healthTimeoutMs()).isEqualTo(2000);
+    assertThat(m.hopMs()).isEqualTo(2);
+    assertThat(m.rungFloorMs()).isEqualTo(25);
+  }
+
+  @Test
+  @DisplayName("the reserve's hop cost and floor are read from routing.margins, and a negative one is a problem")
+  void reserveFiguresRead() throws Exception {
+    MarginsConfig m = load("  margins: { hop_ms: 4, rung_floor_ms: 40 }\n", "").routing().margins();
+    assertThat(m.hopMs()).isEqualTo(4);
+    assertThat(m.rungFloorMs()).isEqualTo(40);
+    ManifestException e = catchThrowableOfType(ManifestException.class,
+        () -> load("  margins: { hop_ms: -1, rung_floor_ms: -3 }\n", ""));
+    assertThat(e.problems()).anySatisfy(p -> assertThat(p).startsWith("routing.margins.hop_ms"));
+    assertThat(e.problems()).anySatisfy(p -> assertThat(p).startsWith("routing.margins.rung_floor_ms"));
   }
 
   @Test

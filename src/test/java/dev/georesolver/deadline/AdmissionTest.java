@@ -69,4 +69,61 @@ class AdmissionTest {
   void shouldUseTheTierTimeoutWhenTimeIsPlentiful() {
     assertThat(Admission.decide(10_000, 1000, 0, 300, 0.5, 1200).attemptTimeoutMs()).isEqualTo(1200);
   }
+
+  @ParameterizedTest(name = "typical {0}, floor {1}, tier reply {2}, hop {3} -> share {4}")
+  @CsvSource(textBlock = """
+      # typical floor reply hop | share
+        2,      10,   2,    2,    16
+        5,      10,   2,    2,    16
+        600,    10,   2,    2,    606
+        0,      0,    0,    0,    0
+        2,      0,    0,    0,    2
+        2,      30,   1,    5,    41
+        """)
+  @DisplayName("a rung below is kept max(typical, floor) + its tier's reply margin + the two hops of its visit")
+  void shouldKeepEachRungBelowAFloorItsReplyMarginAndItsHops(long typical, long floor, long reply, long hop, long share) {
+    assertThat(Admission.share(typical, floor, reply, hop)).isEqualTo(share);
+  }
+
+  @Test
+  @DisplayName("the rung being admitted adds the two hops of its own visit")
+  void shouldChargeTheAdmittedRungsOwnHops() {
+    assertThat(Admission.ownVisitMs(2)).isEqualTo(4);
+    assertThat(Admission.ownVisitMs(0)).isZero();
+  }
+
+  @Test
+  @DisplayName("a hung rung above a 2 ms gazetteer, at budget 1,000 ms: cut off with the gazetteer's share and the hops kept")
+  void shouldLeaveAFastLocalRungARealChanceBelowAHungOne() {
+    long reserve = Admission.share(2, 10, 2, 2) + Admission.ownVisitMs(2);
+    Decision hung = Admission.decide(1000 - 5, reserve, 0, 300, 0.5, 5000);
+    assertThat(hung.attemptTimeoutMs()).isEqualTo(995 - 20);
+    // What the gazetteer has left if the hung rung used all of its time and every hop its allowance.
+    long leftForGazetteer = reserve - Admission.ownVisitMs(2);
+    Decision gazetteer = Admission.decide(leftForGazetteer - 2, 0, 0, 2, 0.5, 200);
+    assertThat(gazetteer.admitted()).isTrue();
+    assertThat(gazetteer.attemptTimeoutMs()).isGreaterThanOrEqualTo(10);
+  }
+
+  @Test
+  @DisplayName("a rung below needs factor x its median, its tier's reply margin and its two hops to still be admitted")
+  void shouldNeedWhatAdmissionAsks() {
+    assertThat(Admission.need(2, 0.5, 2, 2)).isEqualTo(1 + 2 + 4);
+    assertThat(Admission.need(5, 0.5, 2, 2)).as("rounded up").isEqualTo(3 + 2 + 4);
+    assertThat(Admission.need(100, 0.0, 0, 0)).isZero();
+  }
+
+  @Test
+  @DisplayName("the walker waits for a rung until only what the rungs below need is left, later than the tier's own cut-off")
+  void shouldWaitForAVisitUntilOnlyWhatTheRungsBelowNeedIsLeft() {
+    long reserve = Admission.share(2, 25, 2, 2) + Admission.ownVisitMs(2);
+    long needed = Admission.need(2, 0.5, 2, 2);
+    assertThat(Admission.visitWaitMs(995, needed)).isEqualTo(995 - 7);
+    assertThat(Admission.visitWaitMs(995, 0)).as("nothing below: all of it").isEqualTo(995);
+    Decision hung = Admission.decide(995 - 2, reserve, 0, 300, 0.5, 5000);
+    assertThat(Admission.visitWaitMs(995, needed) - hung.attemptTimeoutMs())
+        .as("ms the hung rung's tier may answer late before the walker stops waiting").isEqualTo(995 - 7 - (993 - 35));
+    Decision gazetteer = Admission.decide(needed - 2, 0, 0, 2, 0.5, 200);
+    assertThat(gazetteer.admitted()).as("what is left when the walker stops waiting still admits the rung below").isTrue();
+  }
 }

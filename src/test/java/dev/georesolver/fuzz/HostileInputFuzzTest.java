@@ -50,10 +50,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  *   <li>every 400 is problem+json naming a field, every other refusal problem+json too, and every
  *       whole request is answered (only an incomplete one may be closed without an answer);
  *   <li>every answer within its budget plus {@link #MARGIN_MS};
- *   <li>the tier's credential in no answer and no log line, at any level;
- *   <li>nothing logged at ERROR;
+ *   <li>the tier's credential in no answer, no log line at any level, nor in {@code /metrics},
+ *       {@code /manifest} or {@code /health/ready} — though the provider echoes it back;
+ *   <li>nothing logged at ERROR, and no message of the resolver's holding a line break (provider
+ *       text is escaped before it reaches a log);
  *   <li>the heap after a full collection, and the size of {@code /metrics}, grown by less than a
  *       bound that does not depend on how many requests were sent;
+ *   <li>the heap after every collection during the run grown by less than {@link #PEAK_BOUND_BYTES},
+ *       however the provider sends its bodies (without end, as gzip bombs, with megabyte labels);
  *   <li>every hostile connection shed within its deadline plus slack, every connection given back;
  *   <li>the resolver alive and serving at the end.
  * </ul>
@@ -81,6 +85,8 @@ class HostileInputFuzzTest {
   static final long MARGIN_MS = 1500;
   /** Heap growth allowed, after a full collection, whatever the count. */
   static final long HEAP_BOUND_BYTES = 96L * 1024 * 1024;
+  /** Growth of the heap right after any collection during the run: what a provider made us hold at the worst moment. */
+  static final long PEAK_BOUND_BYTES = 384L * 1024 * 1024;
   /** Growth of the /metrics exposition allowed, whatever the count. */
   static final int METRICS_BOUND_BYTES = 16 * 1024;
 
@@ -113,6 +119,7 @@ class HostileInputFuzzTest {
         + "      timeout_ms: " + TIER_TIMEOUT_MS + "\n"
         + "      typical_ms: 40\n"
         + "      retry_budget: 1\n"
+        + "      retry_after_max_ms: 500\n"
         + "      credential: { header: \"X-Api-Key\", env: \"FUZZ_PROVIDER_KEY\" }\n"
         + "      circuit_breaker: { failure_threshold: 20, half_open_timeout_ms: 500, success_threshold: 1 }\n"
         + "    - name: \"cached_index\"\n"
@@ -176,12 +183,17 @@ class HostileInputFuzzTest {
     int port = ingress.actualPort();
     String probe = keyed(RawHttp.get("/v1/geocode?q=Paris%2C%20France"), keyHeader);
 
-    try (LogScanner logs = LogScanner.start(SECRET, TENANT_KEY, LIMITED_KEY, ADMIN_KEY)) {
-      // Warm up (gazetteer loaded, code paths compiled) before measuring.
+    try (LogScanner logs = LogScanner.start(SECRET, TENANT_KEY, LIMITED_KEY, ADMIN_KEY); HeapWatch heap = HeapWatch.start()) {
+      // Warm up (gazetteer loaded, code paths compiled) before measuring: the ladder's own path, then
+      // every misbehaviour of the provider a few times, so that what is measured is a running
+      // resolver, not a cold JVM's first megabyte parsed or first bomb refused.
       for (int k = 0; k < 50; k++) {
         assertThat(RawHttp.exchange(port, probe).status()).as("warm-up").isEqualTo(200);
       }
+      warmUp(port, provider, keyHeader);
       long heapBefore = heapAfterGc();
+      long peakBefore = heap.peakAfterGc();
+      heap.reset();
       long rssBefore = rssKb();
       int metricsBefore = RawHttp.exchange(port, RawHttp.get("/metrics")).body().length();
 
@@ -189,18 +201,24 @@ class HostileInputFuzzTest {
       Run run = only != null ? run(cases, port, only, only + 1, keyHeader != null) : run(cases, port, 0, count, keyHeader != null);
       hostile.close();
 
+      long peakDuring = heap.peakAfterGc();
       long heapAfter = heapAfterGc();
       long rssAfter = rssKb();
       int metricsAfter = RawHttp.exchange(port, RawHttp.get("/metrics")).body().length();
       System.out.printf("fuzz: %d requests in %d ms; statuses %s; provider %s; %d hostile connections held; heap %+d KB"
-              + " after GC; RSS %+d KB; /metrics %+d bytes; %d log events%n",
+              + " after GC (peak after a collection during the run %+d KB, %d collections); RSS %+d KB; /metrics %+d bytes;"
+              + " %d log events%n",
           run.sent.get(), run.elapsedMs, new java.util.TreeMap<>(run.statuses), provider.counts(), hostile.opened(),
-          (heapAfter - heapBefore) / 1024, rssAfter - rssBefore, metricsAfter - metricsBefore, logs.events());
+          (heapAfter - heapBefore) / 1024, (peakDuring - peakBefore) / 1024, heap.collections(), rssAfter - rssBefore,
+          metricsAfter - metricsBefore, logs.events());
 
       assertThat(run.failures()).as("fuzz seed=%d: %d failing case(s); replay one with -Dfuzz.seed=%d -Dfuzz.only=<case>",
           seed, run.failed.get(), seed).isEmpty();
       assertThat(logs.leaks()).as("the credential in the log").isEmpty();
       assertThat(logs.errors()).as("lines logged at ERROR").isEmpty();
+      assertThat(logs.lineBreaks()).as("resolver log messages holding a line break").isEmpty();
+      assertThat(peakDuring - peakBefore).as("heap growth right after a collection during the run, bytes")
+          .isLessThan(PEAK_BOUND_BYTES);
       assertThat(heapAfter - heapBefore).as("heap growth after GC, bytes").isLessThan(HEAP_BOUND_BYTES);
       assertThat(metricsAfter - metricsBefore).as("/metrics growth, bytes").isLessThan(METRICS_BOUND_BYTES);
 
@@ -209,8 +227,34 @@ class HostileInputFuzzTest {
       assertThat(last.status()).as("still serving").isEqualTo(200);
       assertThat(last.json().getString("status")).isEqualTo("resolved");
       assertThat(RawHttp.exchange(stack.port, RawHttp.get("/health/live")).status()).isEqualTo(200);
+      for (String path : List.of("/metrics", "/manifest", "/health/ready")) {
+        assertThat(RawHttp.exchange(port, RawHttp.get(path)).toString()).as(path).doesNotContain(SECRET);
+      }
       assertThat(openConnections(metrics)).as("every connection is given back").isZero();
     }
+  }
+
+  /**
+   * Sends distinct forward and reverse lookups, some of intent {@code contain}, from many clients
+   * until every misbehaviour has answered a few, or 400 were sent.
+   */
+  private static void warmUp(int port, HostileProvider provider, String keyHeader) throws InterruptedException {
+    ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
+    AtomicInteger next = new AtomicInteger();
+    for (int t = 0; t < CLIENTS; t++) {
+      clients.execute(() -> {
+        for (int k = next.getAndIncrement(); k < 400 && provider.counts().values().stream().anyMatch(n -> n < 3);
+            k = next.getAndIncrement()) {
+          RawHttp.exchange(port, keyed(RawHttp.get(k % 4 == 3
+              ? "/v1/reverse?lat=" + (k % 170 - 85) + ".5&lon=" + (k * 7 % 360 - 180) + ".25&budget_ms=" + BUDGET_MS
+              : "/v1/geocode?q=Warm%20up%20" + k + "%2C%20Lyon&budget_ms=" + BUDGET_MS + (k % 4 == 2 ? "&intent=contain" : "")),
+              keyHeader));
+        }
+      });
+    }
+    clients.shutdown();
+    assertThat(clients.awaitTermination(2, TimeUnit.MINUTES)).as("the warm-up finished").isTrue();
+    provider.resetCounts();
   }
 
   /** What a run saw. */

@@ -1,11 +1,10 @@
 package dev.georesolver.fuzz;
 
+import dev.georesolver.support.GzipBomb;
+import dev.georesolver.support.RawProvider;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpServer;
-import io.vertx.core.http.HttpServerOptions;
-import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonObject;
 
 import java.util.EnumMap;
@@ -14,15 +13,13 @@ import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A stand-in provider (the {@code generic} contract, real sockets) that misbehaves on purpose. Which
- * {@link Misbehaviour} answers a request is a function of the fuzz seed and the request's query, so
- * replaying one fuzz case replays the provider's part in it too.
+ * A stand-in provider (the {@code generic} contract, on a raw socket: {@link RawProvider}) that
+ * misbehaves on purpose. Which {@link Misbehaviour} answers a request is a function of the fuzz
+ * seed and the request's query, so replaying one fuzz case replays the provider's part in it too.
  *
  * <p>Adding a misbehaviour is one constant and one method: name it in {@link Misbehaviour} with its
- * weight, and say what it does in {@link #act}. Still to add once the resolver bounds what it
- * reads (issue 9, provider half): chunked and read-until-close bodies with no end, gzip bombs,
- * labels and error texts of megabytes, error texts that echo the request (and so its key), a
- * far-future {@code Retry-After}.
+ * weight, and say what it does in {@link #act}. The raw socket lets it write what an HTTP server
+ * library would refuse to: bodies without end, lying lengths, bombs, trickles.
  */
 final class HostileProvider {
 
@@ -40,18 +37,40 @@ final class HostileProvider {
     SERVER_ERROR(10),
     /** 429 with a Retry-After of 0 or 1 s (which holds the tier's breaker open that long). */
     RATE_LIMITED(1),
+    /**
+     * 429 with a Retry-After of millennia (delta-seconds, more digits than a long holds, or a date
+     * in the year 9999): the tier must hold its breaker open for its {@code retry_after_max_ms}, no
+     * longer.
+     */
+    FAR_RETRY_AFTER(1),
     /** No match: 404 or an empty body. */
     NO_MATCH(8),
     /** 200 with a body that is not the contract: broken JSON, wrong types, numbers out of range. */
     GARBAGE(12),
     /** An unknown CRS, or coordinates that cannot be transformed. */
     BAD_CRS(4),
+    /** A Content-Length far over the body cap, with the body streaming behind it. */
+    OVERSIZED(3),
+    /** A chunked body that never ends. */
+    CHUNKED_ENDLESS(3),
+    /** A body without a length, read until the connection closes, that never ends. */
+    READ_UNTIL_CLOSE(3),
+    /** Half a megabyte of gzip that inflates to 512 MiB. */
+    GZIP_BOMB(3),
+    /** A valid answer, one byte every 50 ms: the attempt's timeout must cut it. */
+    TRICKLE(3),
+    /** A valid answer whose label is a mebibyte and more. */
+    HUGE_LABEL(3),
     /**
-     * A Content-Length far over the body cap, with the body streaming behind it. Weight 0 until the
-     * tier resets such an answer quietly: today each one logs {@code Stream reset} at ERROR from
-     * Vert.x's client (found by this harness; issue 9, provider half).
+     * A valid answer whose label echoes the request as an error page would — the request line,
+     * every header (the tier's credential among them), line breaks and a forged log line.
      */
-    OVERSIZED(0),
+    ECHO_CREDENTIAL(4),
+    /**
+     * A response HTTP cannot read: broken chunk framing, or a status line that quotes the request
+     * (credential and all).
+     */
+    MALFORMED(2),
     /** Closes the connection without answering. */
     RESET(4);
 
@@ -62,12 +81,19 @@ final class HostileProvider {
     }
   }
 
+  /** The most a never-ending body writes to one connection (the resolver must stop far sooner). */
+  private static final long ENDLESS_LIMIT = 256L * 1024 * 1024;
+  /** One gzip bomb, built once, shared by every request that gets one. */
+  private static final Buffer BOMB = Buffer.buffer(GzipBomb.halfGigabyte());
+  private static final Buffer HUGE_LABEL_BODY = Buffer.buffer(new JsonObject().put("x", 4.35).put("y", 50.85)
+      .put("crs", "EPSG:4326").put("confidence", 0.5).put("label", "Huge " + "h".repeat(1024 * 1024 + 17)).encode());
+
   private final Vertx vertx;
   private final long seed;
   private final long tierTimeoutMs;
   private final Map<Misbehaviour, AtomicLong> counts = new EnumMap<>(Misbehaviour.class);
   private final int totalWeight;
-  private HttpServer server;
+  private RawProvider server;
 
   private HostileProvider(Vertx vertx, long seed, long tierTimeoutMs) {
     this.vertx = vertx;
@@ -84,17 +110,15 @@ final class HostileProvider {
   /** Starts the provider on a free port. */
   static Future<HostileProvider> start(Vertx vertx, long seed, long tierTimeoutMs) {
     HostileProvider p = new HostileProvider(vertx, seed, tierTimeoutMs);
-    // Long lines: the resolver forwards addresses of up to 1,000 characters in the query.
-    return vertx.createHttpServer(new HttpServerOptions().setMaxInitialLineLength(64 * 1024))
-        .requestHandler(p::handle).listen(0).map(s -> {
-          p.server = s;
-          return p;
-        });
+    return RawProvider.start(vertx, p::handle).map(s -> {
+      p.server = s;
+      return p;
+    });
   }
 
   /** The endpoint URL. */
   String url() {
-    return "http://localhost:" + server.actualPort() + "/geocode";
+    return server.url("/geocode");
   }
 
   /** How many requests each misbehaviour answered. */
@@ -102,6 +126,11 @@ final class HostileProvider {
     Map<Misbehaviour, Long> m = new EnumMap<>(Misbehaviour.class);
     counts.forEach((k, v) -> m.put(k, v.get()));
     return m;
+  }
+
+  /** Starts the counts again from zero. */
+  void resetCounts() {
+    counts.values().forEach(c -> c.set(0));
   }
 
   /** The misbehaviour for a request with this query: fixed by the seed, so replays repeat it. */
@@ -117,36 +146,53 @@ final class HostileProvider {
     throw new AssertionError();
   }
 
-  private void handle(HttpServerRequest req) {
-    Misbehaviour m = choose(req.query());
+  private void handle(RawProvider.Exchange ex) {
+    Misbehaviour m = choose(ex.query());
     counts.get(m).incrementAndGet();
-    act(m, req, new SplittableRandom(seed ^ (req.query() == null ? 1 : req.query().hashCode())));
+    act(m, ex, new SplittableRandom(seed ^ ex.query().hashCode()));
   }
 
-  private void act(Misbehaviour m, HttpServerRequest req, SplittableRandom r) {
+  private void act(Misbehaviour m, RawProvider.Exchange ex, SplittableRandom r) {
     switch (m) {
-      case ANSWER -> json(req, 200, point(r));
-      case PROJECTED -> json(req, 200, new JsonObject().put("x", r.nextDouble(-2e7, 2e7)).put("y", r.nextDouble(-1.9e7, 1.9e7))
+      case ANSWER -> json(ex, 200, point(r));
+      case PROJECTED -> json(ex, 200, new JsonObject().put("x", r.nextDouble(-2e7, 2e7)).put("y", r.nextDouble(-1.9e7, 1.9e7))
           .put("crs", "EPSG:3857").put("confidence", r.nextDouble()));
-      case SLOW -> vertx.setTimer(1 + r.nextLong(tierTimeoutMs * 3 / 2), id -> json(req, 200, point(r)));
+      case SLOW -> vertx.setTimer(1 + r.nextLong(tierTimeoutMs * 3 / 2), id -> json(ex, 200, point(r)));
       case HANG -> { }
-      case SERVER_ERROR -> text(req, new int[] {500, 502, 503, 504}[r.nextInt(4)], "upstream trouble, try again later");
-      case RATE_LIMITED -> {
-        req.response().putHeader("Retry-After", r.nextBoolean() ? "0" : "1");
-        text(req, 429, "slow down");
-      }
-      case NO_MATCH -> {
-        if (r.nextBoolean()) {
-          text(req, 404, "");
-        } else {
-          text(req, 200, "");
-        }
-      }
-      case GARBAGE -> garbage(req, r);
-      case BAD_CRS -> json(req, 200, new JsonObject().put("x", 1e300).put("y", -1e300)
+      case SERVER_ERROR -> text(ex, new int[] {500, 502, 503, 504}[r.nextInt(4)], "upstream trouble, try again later");
+      case RATE_LIMITED -> text(ex, 429, "slow down", "Retry-After: " + (r.nextBoolean() ? "0" : "1"));
+      case FAR_RETRY_AFTER -> text(ex, 429, "come back in a while", "Retry-After: "
+          + new String[] {"99999999999", "9".repeat(40), "Fri, 31 Dec 9999 23:59:59 GMT"}[r.nextInt(3)]);
+      case NO_MATCH -> text(ex, r.nextBoolean() ? 404 : 200, "");
+      case GARBAGE -> garbage(ex, r);
+      case BAD_CRS -> json(ex, 200, new JsonObject().put("x", 1e300).put("y", -1e300)
           .put("crs", r.nextBoolean() ? "EPSG:999999" : "urn:ogc:def:crs:NOPE::1").put("confidence", 0.5));
-      case OVERSIZED -> oversized(req);
-      case RESET -> req.connection().close();
+      case OVERSIZED -> {
+        ex.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + 64L * 1024 * 1024 + "\r\n\r\n");
+        ex.pump(Buffer.buffer("{\"x\":1,\"y\":2,\"label\":\"" + "a".repeat(64 * 1024)), 4L * 64 * 1024);
+        vertx.setTimer(2000, id -> ex.close());
+      }
+      case CHUNKED_ENDLESS -> {
+        ex.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n");
+        ex.pump(Buffer.buffer("4000\r\n" + "{\"x\":1},".repeat(0x4000 / 8) + "\r\n"), ENDLESS_LIMIT);
+      }
+      case READ_UNTIL_CLOSE -> {
+        ex.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n[");
+        ex.pump(Buffer.buffer("[1,2],".repeat(4096)), ENDLESS_LIMIT);
+      }
+      case GZIP_BOMB -> ex.respond(200, "application/json", BOMB, "Content-Encoding: gzip");
+      case TRICKLE -> trickle(ex, point(r).encode());
+      case HUGE_LABEL -> ex.respond(200, "application/json", HUGE_LABEL_BODY);
+      case ECHO_CREDENTIAL -> json(ex, 200, point(r).put("label", echo(ex)));
+      case MALFORMED -> {
+        if (r.nextBoolean()) {
+          ex.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{\"x\":1,\"y\"\r\n");
+        } else {
+          ex.write("HTTP/1.1 2OO " + echo(ex).replace("\r", "").replace("\n", " ") + "\r\nContent-Length: 2\r\n\r\n{}");
+        }
+        vertx.setTimer(100, id -> ex.close());
+      }
+      case RESET -> ex.close();
     }
   }
 
@@ -155,36 +201,44 @@ final class HostileProvider {
         .put("confidence", r.nextDouble()).put("label", "Somewhere " + r.nextInt(1000));
   }
 
-  private static void garbage(HttpServerRequest req, SplittableRandom r) {
+  /** The request as an error page would print it back: line, every header, and a forged log line. */
+  private static String echo(RawProvider.Exchange ex) {
+    StringBuilder sb = new StringBuilder("You sent: GET ").append(ex.uri);
+    ex.headers.forEach((k, v) -> sb.append("\r\n").append(k).append(": ").append(v));
+    return sb.append("\n00:00:00.000 ERROR dev.georesolver.Main - forged by the provider").toString();
+  }
+
+  private void trickle(RawProvider.Exchange ex, String body) {
+    ex.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + body.length() + "\r\n\r\n");
+    int[] at = {0};
+    vertx.setPeriodic(50, id -> {
+      if (ex.closed() || at[0] == body.length()) {
+        vertx.cancelTimer(id);
+      } else {
+        ex.write(body.substring(at[0], ++at[0]));
+      }
+    });
+  }
+
+  private static void garbage(RawProvider.Exchange ex, SplittableRandom r) {
     String[] bodies = {
         "{\"x\": 1, \"y\": ", "not json at all", "[1,2,3]", "{\"x\": \"east\", \"y\": \"north\", \"crs\": 4326}",
         "{\"x\": NaN, \"y\": Infinity}", "{\"x\": 400, \"y\": 95, \"crs\": \"EPSG:4326\", \"confidence\": 7}",
         "{\"x\": 1e999, \"y\": -1e999, \"crs\": \"EPSG:4326\", \"confidence\": 0.5}", "\u0000\u0001\u0002",
         "{\"x\": 1, \"y\": 2, \"crs\": \"EPSG:4326\", \"confidence\": -1}", "null", "{}",
     };
-    text(req, 200, bodies[r.nextInt(bodies.length)]);
+    text(ex, 200, bodies[r.nextInt(bodies.length)]);
   }
 
-  private void oversized(HttpServerRequest req) {
-    req.response().setStatusCode(200).putHeader("content-type", "application/json")
-        .putHeader("content-length", Long.toString(64L * 1024 * 1024));
-    Buffer chunk = Buffer.buffer("{\"x\":1,\"y\":2,\"label\":\"" + "a".repeat(64 * 1024));
-    // A few chunks are enough: the resolver must refuse on the header, not on the bytes.
-    for (int i = 0; i < 4 && !req.response().closed(); i++) {
-      req.response().write(chunk);
-    }
-    vertx.setTimer(2000, id -> req.connection().close());
-  }
-
-  private static void json(HttpServerRequest req, int status, JsonObject body) {
-    if (!req.response().closed()) {
-      req.response().setStatusCode(status).putHeader("content-type", "application/json").end(body.toBuffer());
+  private static void json(RawProvider.Exchange ex, int status, JsonObject body) {
+    if (!ex.closed()) {
+      ex.respond(status, "application/json", body.toBuffer());
     }
   }
 
-  private static void text(HttpServerRequest req, int status, String body) {
-    if (!req.response().closed()) {
-      req.response().setStatusCode(status).putHeader("content-type", "text/plain").end(body);
+  private static void text(RawProvider.Exchange ex, int status, String body, String... headers) {
+    if (!ex.closed()) {
+      ex.respond(status, "text/plain", Buffer.buffer(body), headers);
     }
   }
 }

@@ -135,6 +135,17 @@ class LogsTest {
     String plain = "Rue de Rivoli, 75001 Paris – ok";
     assertThat(OneLine.escape(plain)).isSameAs(plain);
     assertThat(OneLine.escape(null)).isNull();
+    assertThat(OneLine.escape("tab\tstays")).as("escape leaves other controls").isEqualTo("tab\tstays");
+  }
+
+  @Test
+  @DisplayName("OneLine.escapeControls escapes every C0 and C1 control, DEL and the line separators, for text from outside")
+  void oneLineControls() {
+    assertThat(OneLine.escapeControls("a\rb\nc\td\u0000e\u001bf\u007fg\u0085h\u2028i"))
+        .isEqualTo("a\\rb\\nc\\td\\u0000e\\u001bf\\u007fg\\u0085h\\u2028i");
+    String plain = "Rue de Rivoli, 75001 Paris – ok ✓";
+    assertThat(OneLine.escapeControls(plain)).isSameAs(plain);
+    assertThat(OneLine.escapeControls(null)).isNull();
   }
 
   /** A private Logback context configured from the shipped file, and its appender's encoder. */

@@ -54,11 +54,27 @@ class HttpStatusClassifierTest {
     assertThat(HttpStatusClassifier.retryAfterMs(DATE, DATE_MS)).isZero();
   }
 
+  @ParameterizedTest(name = "Retry-After: {0} -> Long.MAX_VALUE")
+  @ValueSource(strings = {"99999999999999999999", "99999999999999999", "9223372036854775807", "9223372036854776",
+      "00000000000000000000000009223372036854776", "999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999"})
+  @DisplayName("delta-seconds too large to count in milliseconds read as the longest wait, never as none: the tier caps it")
+  void shouldSaturateAnUnrepresentableNumberOfSeconds(String value) {
+    assertThat(HttpStatusClassifier.retryAfterMs(value, DATE_MS)).isEqualTo(Long.MAX_VALUE);
+  }
+
+  @Test
+  @DisplayName("the largest delta-seconds that fits is read exactly, and a far-future date (year 9999) is read as it is")
+  void shouldReadTheLargestRepresentableValues() {
+    assertThat(HttpStatusClassifier.retryAfterMs("9223372036854774", DATE_MS)).isEqualTo(9_223_372_036_854_774_000L);
+    assertThat(HttpStatusClassifier.retryAfterMs("99999999999", DATE_MS)).isEqualTo(99_999_999_999_000L);
+    assertThat(HttpStatusClassifier.retryAfterMs("Fri, 31 Dec 9999 23:59:59 GMT", DATE_MS))
+        .isEqualTo(Instant.parse("9999-12-31T23:59:59Z").toEpochMilli() - DATE_MS);
+  }
+
   @ParameterizedTest(name = "Retry-After: ''{0}''")
   @NullAndEmptySource
-  @ValueSource(strings = {"  ", "-5", "-0.5", "1.5", "120s", "soon", "Wed, 21 Oct 2015", "2015-10-21T07:28:00Z",
-      "99999999999999999999", "99999999999999999", "9223372036854775807"})
-  @DisplayName("absent, negative, garbage or unrepresentable values are unreadable")
+  @ValueSource(strings = {"  ", "-5", "+5", "-0.5", "1.5", "120s", "1 2", "soon", "Wed, 21 Oct 2015", "2015-10-21T07:28:00Z"})
+  @DisplayName("absent, signed, fractional or garbage values are unreadable")
   void shouldBeNullWhenUnreadable(String value) {
     assertThat(HttpStatusClassifier.retryAfterMs(value, DATE_MS)).isNull();
   }
@@ -75,14 +91,14 @@ class HttpStatusClassifierTest {
   }
 
   @Test
-  @DisplayName("a 429 with an absurd Retry-After is still a quota failure")
+  @DisplayName("a 429 with an absurd Retry-After is still a quota failure, asking for the longest wait")
   void shouldStillBeAQuotaFailureWithAnAbsurdRetryAfter() {
     ProviderResponse r = new ProviderResponse(429, Map.of("retry-after", "99999999999999999"), Buffer.buffer());
 
     ProviderAnswer.Failed f = HttpStatusClassifier.classify(r, false);
 
     assertThat(f.failureClass()).isEqualTo(FailureClass.QUOTA);
-    assertThat(f.retryAfterMs()).isNull();
+    assertThat(f.retryAfterMs()).isEqualTo(Long.MAX_VALUE);
   }
 
   @ParameterizedTest(name = "HTTP {0} (404 is no match: {1}) -> {2}")

@@ -11,22 +11,43 @@ import java.util.List;
 
 /**
  * Records every log event of the process (at the levels the test configuration lets through: WARN
- * and above) while open, through a Logback {@link ListAppender} on the root logger.
+ * and above; or every level of the resolver's own loggers, {@link #everyLevel()}) while open,
+ * through a Logback {@link ListAppender} on the root logger.
  */
 public final class LogCapture implements AutoCloseable {
 
   private final Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+  private final Logger ours = (Logger) LoggerFactory.getLogger("dev.georesolver");
   private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
+  private final boolean everyLevel;
+  private final Level oursLevel;
+  private final boolean oursAdditive;
 
-  private LogCapture() {
+  private LogCapture(boolean everyLevel) {
+    this.everyLevel = everyLevel;
+    this.oursLevel = ours.getLevel();
+    this.oursAdditive = ours.isAdditive();
     appender.setContext(root.getLoggerContext());
     appender.start();
     root.addAppender(appender);
+    if (everyLevel) {
+      ours.addAppender(appender);
+      ours.setAdditive(false);
+      ours.setLevel(Level.ALL);
+    }
   }
 
   /** Starts recording. */
   public static LogCapture start() {
-    return new LogCapture();
+    return new LogCapture(false);
+  }
+
+  /**
+   * Starts recording, with the resolver's own loggers opened to every level (and kept off the
+   * console) until closed: for tests that a text reaches no log line at any level.
+   */
+  public static LogCapture everyLevel() {
+    return new LogCapture(true);
   }
 
   /** Every event so far. */
@@ -59,6 +80,11 @@ public final class LogCapture implements AutoCloseable {
 
   @Override
   public void close() {
+    if (everyLevel) {
+      ours.setLevel(oursLevel);
+      ours.setAdditive(oursAdditive);
+      ours.detachAppender(appender);
+    }
     root.detachAppender(appender);
     appender.stop();
   }

@@ -29,8 +29,10 @@ public final class LogScanner extends AppenderBase<ILoggingEvent> implements Aut
   private final AtomicLong events = new AtomicLong();
   private final List<String> leaks = new ArrayList<>();
   private final List<String> errors = new ArrayList<>();
+  private final List<String> breaks = new ArrayList<>();
   private long errorCount;
   private long leakCount;
+  private long breakCount;
 
   private LogScanner(String... secrets) {
     this.secrets = List.of(secrets);
@@ -60,6 +62,13 @@ public final class LogScanner extends AppenderBase<ILoggingEvent> implements Aut
         leaks.add(line);
       }
     }
+    String msg = e.getFormattedMessage();
+    if (e.getLoggerName().startsWith("dev.georesolver") && msg != null && msg.chars().anyMatch(LogScanner::isBreak)) {
+      breakCount++;
+      if (breaks.size() < KEPT) {
+        breaks.add(line);
+      }
+    }
     if (e.getLevel().isGreaterOrEqual(Level.ERROR)) {
       errorCount++;
       if (errors.size() < KEPT) {
@@ -76,6 +85,18 @@ public final class LogScanner extends AppenderBase<ILoggingEvent> implements Aut
   /** The lines that held a secret (the first few), with how many there were. */
   public synchronized String leaks() {
     return leakCount == 0 ? "" : leakCount + " line(s), first: " + leaks;
+  }
+
+  private static boolean isBreak(int c) {
+    return c == '\r' || c == '\n' || c == 0x2028 || c == 0x2029;
+  }
+
+  /**
+   * The resolver's log messages that hold a line break (the first few), with how many there were:
+   * text from outside (a provider's) must reach a log escaped, never able to write a line of its own.
+   */
+  public synchronized String lineBreaks() {
+    return breakCount == 0 ? "" : breakCount + " message(s), first: " + breaks;
   }
 
   /** The lines at ERROR (the first few), with how many there were. */

@@ -96,6 +96,11 @@ public final class RawHttp {
       }
     }
     String length = headers.get("content-length");
+    String type = headers.getOrDefault("content-type", "");
+    if (type.startsWith("text/event-stream")) {
+      // An event stream does not end: its status and headers are the answer; the caller closes it.
+      return new Response(status, headers, "");
+    }
     byte[] body = "chunked".equalsIgnoreCase(headers.get("transfer-encoding")) ? chunked(in)
         : length == null ? new byte[0] : in.readNBytes(Integer.parseInt(length));
     return new Response(status, headers, new String(body, StandardCharsets.UTF_8));
