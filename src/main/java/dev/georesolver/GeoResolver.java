@@ -5,6 +5,7 @@ import dev.georesolver.cache.CachedIndexAdapter;
 import dev.georesolver.cache.DedupeVerticle;
 import dev.georesolver.cache.IndexVerticle;
 import dev.georesolver.chain.ChainVerticle;
+import dev.georesolver.corrections.CorrectionsVerticle;
 import dev.georesolver.config.Manifest;
 import dev.georesolver.config.Secret;
 import dev.georesolver.config.TierConfig;
@@ -14,11 +15,14 @@ import dev.georesolver.gazetteer.GazetteerAdapter;
 import dev.georesolver.ingress.IngressVerticle;
 import dev.georesolver.metrics.Metrics;
 import dev.georesolver.provider.AdapterRegistry;
+import dev.georesolver.reconcile.ReconcilerVerticle;
+import dev.georesolver.state.StateVerticle;
 import dev.georesolver.tier.LocalAdapterFactory;
 import dev.georesolver.tier.TierSpec;
 import dev.georesolver.tier.TierVerticle;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
+import io.vertx.core.ThreadingModel;
 import io.vertx.core.Vertx;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -112,8 +116,8 @@ public final class GeoResolver {
         .forEach(i -> log.warn("intent {} has no rung left (tiers disabled at start): its requests will be answered 503 misconfigured",
             i.name()));
     var idem = manifest.routing().idempotency();
-    Future<Void> chain = vertx.deployVerticle(new DedupeVerticle(idem, o.redisUrl(), o.clock(), () -> o.ticker().nanoTime(), metrics))
-        .map(ids::add).mapEmpty();
+    Future<Void> chain = deployState(vertx, manifest, o, metrics, ids).compose(v -> vertx.deployVerticle(new DedupeVerticle(idem, o.redisUrl(), o.clock(), () -> o.ticker().nanoTime(), metrics))
+        .map(ids::add)).mapEmpty();
     if (usesCachedIndex(manifest)) {
       chain = chain.compose(v -> vertx.deployVerticle(new IndexVerticle(idem, o.redisUrl(), o.clock(), metrics))).map(ids::add).mapEmpty();
     }
@@ -124,12 +128,43 @@ public final class GeoResolver {
         .compose(v -> vertx.deployVerticle(() -> new ChainVerticle(manifest, o.clock(), o.ticker(), metrics),
             new DeploymentOptions().setInstances(o.chainInstances())))
         .map(ids::add)
+        .compose(v -> deployReconciler(vertx, manifest, o, metrics, ids))
         .compose(v -> deployIngress(vertx, manifest, o, ids, metrics))
         .map(port -> {
           log.info("georesolver listening on port {} (manifest {}, ladder {})", port, manifest.revision(),
               manifest.enabledTiers().stream().map(TierConfig::name).toList());
           return new Running(port, List.copyOf(ids), metrics);
         });
+  }
+
+  /** The durable store's backend for this deployment: {@code state.store}, where {@code auto} follows the idempotency store. */
+  public static String stateBackend(Manifest manifest, Options o) {
+    return manifest.state().storeFor(o.redisUrl() != null);
+  }
+
+  /**
+   * The state verticle, first: the dedupe and index verticles load the memory store's write-behind
+   * from it at start. A worker for SQLite (blocking JDBC); it fails with a
+   * {@code StateStoreException} when the file cannot be used.
+   */
+  private static Future<Void> deployState(Vertx vertx, Manifest manifest, Options o, Metrics metrics, List<String> ids) {
+    String backend = stateBackend(manifest, o);
+    boolean withCache = "sqlite".equals(backend) && o.redisUrl() == null;
+    DeploymentOptions d = new DeploymentOptions();
+    if (StateVerticle.needsWorker(backend)) {
+      d.setThreadingModel(ThreadingModel.WORKER);
+    }
+    return vertx.deployVerticle(new StateVerticle(manifest, backend, o.redisUrl(), withCache, o.clock(), metrics), d)
+        .map(ids::add).mapEmpty();
+  }
+
+  /** The reconciler and the corrections delivery, once the tiers and chains they use are up. */
+  private static Future<Void> deployReconciler(Vertx vertx, Manifest manifest, Options o, Metrics metrics, List<String> ids) {
+    boolean durableBusCursor = "sqlite".equals(stateBackend(manifest, o));
+    return vertx.deployVerticle(new ReconcilerVerticle(manifest, o.clock(), o.ticker(), o.random(), metrics)).map(ids::add)
+        .compose(v -> vertx.deployVerticle(new CorrectionsVerticle(manifest.corrections(), durableBusCursor, o.env(), o.random(),
+            metrics)))
+        .map(ids::add).mapEmpty();
   }
 
   /** Whether the ladder has a cached-index rung (then the index is deployed and written through). */

@@ -4,6 +4,7 @@ import dev.georesolver.config.Manifest;
 import dev.georesolver.config.ManifestException;
 import dev.georesolver.config.ManifestLoader;
 import dev.georesolver.logging.Logs;
+import dev.georesolver.state.StateStoreException;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.dns.AddressResolverOptions;
@@ -19,7 +20,7 @@ import java.util.Map;
  *
  * <p>Flags win over the environment ({@code GEO_MANIFEST}, {@code GEO_PORT}, {@code GEO_REDIS_URL}).
  * An invalid manifest stops the process before anything listens, with every problem listed and exit
- * status 2.
+ * status 2; so does a state file that cannot be used (not a database, locked by another process).
  */
 public final class Main {
 
@@ -68,6 +69,11 @@ public final class Main {
         .withRedis(redis)
         .withInstances(cli.eventLoops());
     GeoResolver.deploy(vertx, manifest, options).onFailure(t -> {
+      if (t instanceof StateStoreException) {
+        System.err.println("georesolver: refusing to start: " + t.getMessage());
+        vertx.close().onComplete(x -> System.exit(EXIT_CONFIG));
+        return;
+      }
       log.error("georesolver failed to start: {}", t.getMessage(), t);
       vertx.close().onComplete(x -> System.exit(1));
     });

@@ -31,6 +31,7 @@ import dev.georesolver.provider.AdapterRegistry;
 import dev.georesolver.provider.Direction;
 import dev.georesolver.provider.ForwardQuery;
 import dev.georesolver.provider.ReverseQuery;
+import dev.georesolver.reconcile.DebtBuffer;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.DeliveryOptions;
@@ -80,6 +81,8 @@ public final class ChainVerticle extends VerticleBase {
   private final Map<String, String> acceptedClaims = new HashMap<>();
 
   private final Metrics metrics;
+  /** Debts (degraded answers, refusals after failing rungs) on their way to the reconcile queue. */
+  private DebtBuffer debts;
 
   public ChainVerticle(Manifest manifest, Clock clock, Ticker ticker, Metrics metrics) {
     this.metrics = metrics;
@@ -100,13 +103,11 @@ public final class ChainVerticle extends VerticleBase {
     for (Direction d : Direction.values()) {
       Map<String, List<TierConfig>> byIntent = new HashMap<>();
       for (IntentConfig i : manifest.intents().values()) {
-        byIntent.put(i.name(), enabled.stream()
-            .filter(t -> i.accepts(t.claim()))
-            .filter(t -> d == Direction.FORWARD || AdapterRegistry.supportsReverse(t.adapter()))
-            .toList());
+        byIntent.put(i.name(), Ladders.of(enabled, i, d));
       }
       ladders.put(d, byIntent);
     }
+    debts = DebtBuffer.create(vertx, manifest, clock, metrics);
     var bus = vertx.eventBus();
     return Future.all(List.of(
         bus.consumer(Addresses.RESOLVE, m -> onRequest(m, Direction.FORWARD)).completion(),
@@ -154,6 +155,7 @@ public final class ChainVerticle extends VerticleBase {
         metrics.result(ar.result());
         if (ar.result() instanceof ResolveResult walked) {
           FallbackLog.record(walked);
+          debts.offer(req, walked);
         }
         msg.reply(json ? ar.result().toJson() : ar.result());
       } else if (ar.cause() instanceof Misconfigured m) {
@@ -371,7 +373,11 @@ public final class ChainVerticle extends VerticleBase {
         ? vertx.eventBus().<JsonObject>request(Addresses.INDEX_STATUS, "", o).map(Message::body)
             .otherwise(e -> new JsonObject().put("reachable", false).put("detail", "index verticle did not answer"))
         : Future.succeededFuture(null);
-    Future.join(Future.all(tiers), store, index).onComplete(ar -> {
+    Future<JsonObject> state = vertx.eventBus().<JsonObject>request(Addresses.STATE_STATUS, "", o).map(Message::body)
+        .otherwise(e -> new JsonObject().put("reachable", false).put("detail", "state verticle did not answer"));
+    Future<JsonObject> reconcile = vertx.eventBus().<JsonObject>request(Addresses.RECONCILE_STATUS, "", o).map(Message::body)
+        .otherwise(e -> null);
+    Future.join(Future.all(tiers), store, index, Future.join(state, reconcile)).onComplete(ar -> {
       JsonArray ts = new JsonArray();
       boolean anyUsable = false;
       for (Future<JsonObject> f : tiers) {
@@ -385,7 +391,9 @@ public final class ChainVerticle extends VerticleBase {
           .put("tiers", ts)
           .put("disabled_tiers", new JsonObject(new HashMap<>(manifest.disabledTiers())))
           .put("store", store.result())
-          .put("index", index.result()));
+          .put("index", index.result())
+          .put("state", state.result())
+          .put("reconcile", reconcile.result()));
     });
   }
 }

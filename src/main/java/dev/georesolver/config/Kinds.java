@@ -41,6 +41,23 @@ final class Kinds {
     }
   };
 
+  /** {@code true} or {@code false}. */
+  static final Kind<Boolean> BOOLEAN = new Kind<>() {
+    @Override
+    public Boolean read(Object raw, String path, Problems problems) {
+      if (raw instanceof Boolean b) {
+        return b;
+      }
+      problems.add(path, "must be true or false");
+      return null;
+    }
+
+    @Override
+    public Object json(Boolean value) {
+      return value;
+    }
+  };
+
   /**
    * An integer in {@code [min, max]}. A quantity that must be positive ({@code min >= 1}) says
    * {@code must be > 0} of anything that is not a positive integer; other fields say

@@ -42,23 +42,31 @@ public final class Secret {
    * {@value #MAX_FILE_BYTES} bytes, surrounding whitespace trimmed). Blocking for files: call at start-up.
    */
   static Lookup lookup(CredentialConfig c, Map<String, String> env) {
-    if (c.env() != null) {
-      String v = env.get(c.env());
+    return lookup(c.env(), c.file(), "credential", env);
+  }
+
+  /**
+   * Reads a secret from the environment variable {@code envVar}, or else from {@code file}, as
+   * {@link #lookup(CredentialConfig, Map)} does; {@code what} names it in the reason when missing.
+   */
+  static Lookup lookup(String envVar, String file, String what, Map<String, String> env) {
+    if (envVar != null) {
+      String v = env.get(envVar);
       return v == null || v.isBlank()
-          ? new Lookup(null, "credential environment variable " + c.env() + " is unset")
+          ? new Lookup(null, what + " environment variable " + envVar + " is unset")
           : new Lookup(new Secret(v.strip()), null);
     }
     byte[] bytes;
-    try (InputStream in = Files.newInputStream(Path.of(c.file()))) {
+    try (InputStream in = Files.newInputStream(Path.of(file))) {
       bytes = in.readNBytes(MAX_FILE_BYTES + 1);
     } catch (IOException | InvalidPathException e) {
-      return new Lookup(null, "credential file " + c.file() + " is not readable");
+      return new Lookup(null, what + " file " + file + " is not readable");
     }
     if (bytes.length > MAX_FILE_BYTES) {
-      return new Lookup(null, "credential file " + c.file() + " is larger than " + MAX_FILE_BYTES + " bytes");
+      return new Lookup(null, what + " file " + file + " is larger than " + MAX_FILE_BYTES + " bytes");
     }
     String v = new String(bytes, StandardCharsets.UTF_8);
-    return v.isBlank() ? new Lookup(null, "credential file " + c.file() + " is empty") : new Lookup(new Secret(v.strip()), null);
+    return v.isBlank() ? new Lookup(null, what + " file " + file + " is empty") : new Lookup(new Secret(v.strip()), null);
   }
 
   /** The value, for placing on an outbound request only. */

@@ -94,6 +94,11 @@ public final class Section<T extends Settings> {
     return add(key, Kinds.STRING);
   }
 
+  /** {@code true} or {@code false}. */
+  public Field<Boolean> bool(String key) {
+    return add(key, Kinds.BOOLEAN);
+  }
+
   /** An integer in {@code [min, max]} (use {@link Long#MAX_VALUE} for no upper bound). */
   public Field<Long> longs(String key, long min, long max) {
     return add(key, Kinds.integer(min, max, Long.MAX_VALUE, Long::valueOf));

@@ -4,6 +4,7 @@ import dev.georesolver.bus.RequestValidator;
 import dev.georesolver.compat.CompatRoutes;
 import dev.georesolver.compat.Gate;
 import dev.georesolver.config.Manifest;
+import dev.georesolver.corrections.CorrectionRoutes;
 import dev.georesolver.metrics.Metrics;
 import dev.georesolver.provider.Direction;
 import io.vertx.core.Future;
@@ -47,6 +48,8 @@ public final class IngressVerticle extends VerticleBase {
     router.get("/v1/reverse").handler(new GeocodeHandler(bus, validator, Direction.REVERSE, metrics));
     // Drop-in Nominatim and Google endpoints in front of the same chain; open access until tenants exist.
     CompatRoutes.mount(router, bus, validator, Gate.open());
+    // The corrections feed and stream, and the reconcile figures.
+    CorrectionRoutes.mount(router, bus);
     router.get("/health/live").handler(ctx -> ctx.response().putHeader("content-type", "application/json")
         .end(new JsonObject().put("status", "live").toBuffer()));
     router.get("/health/ready").handler(new HealthHandler(bus));
