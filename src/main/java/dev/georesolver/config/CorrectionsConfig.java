@@ -12,7 +12,7 @@ public final class CorrectionsConfig extends Settings {
   public static final Section<CorrectionsConfig> SECTION = new Section<>(CorrectionsConfig::new);
 
   /** Webhooks each correction is POSTed to, signed; none by default. URLs unique. */
-  public static final Field<List<WebhookConfig>> WEBHOOKS = SECTION.list("webhooks", WebhookConfig.SECTION, WebhookConfig.URL)
+  public static final Field<List<WebhookConfig>> WEBHOOKS = SECTION.listOrEmpty("webhooks", WebhookConfig.SECTION, WebhookConfig.URL)
       .byDefault(List.of());
 
   /** Base of the jittered exponential backoff between a webhook's failed deliveries, milliseconds; default 1,000 ms. */

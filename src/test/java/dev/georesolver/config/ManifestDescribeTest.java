@@ -25,7 +25,8 @@ class ManifestDescribeTest {
     assertThat(d.getString("revision")).isEqualTo(m.revision());
     assertThat(d.getString("sha256")).isEqualTo(m.sha256());
     JsonObject effective = d.getJsonObject("manifest");
-    assertThat(effective.fieldNames()).containsExactly("routing", "intents", "default_intent", "crs_definitions");
+    assertThat(effective.fieldNames()).containsExactly("routing", "intents", "default_intent", "crs_definitions", "state", "reconcile",
+        "corrections");
     JsonObject idem = effective.getJsonObject("routing").getJsonObject("idempotency");
     assertThat(idem.getString("key_strategy")).isEqualTo("sha256(normalized_address + bounding_box)");
     assertThat(idem.getLong("command_timeout_ms")).isEqualTo(100L);
