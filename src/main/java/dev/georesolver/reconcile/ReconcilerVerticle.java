@@ -127,7 +127,6 @@ public final class ReconcilerVerticle extends VerticleBase {
     return consumers.compose(v -> initialBreakers()).onSuccess(v -> {
       if (cfg.enabled()) {
         vertx.setPeriodic(cfg.intervalMs(), id -> drain("timer"));
-        vertx.setTimer(Math.min(1000, cfg.intervalMs()), id -> drain("start"));
       }
       vertx.setPeriodic(STATS_MS, id -> refreshStats());
     });
