@@ -63,15 +63,22 @@ final class DrillLadder {
    * breaker closes; {@code reconcileFields} add to or override its settings.
    */
   String yaml(String statePath, String... reconcileFields) {
-    String reconcile = String.join(", ", List.of(reconcileFields));
+    Map<String, String> r = new java.util.LinkedHashMap<>();
+    for (String f : ("rate_per_s: 40|batch: 50|lease_ms: 3000|concurrency: 1|backoff_base_ms: 200|backoff_max_ms: 1000")
+        .split("\\|")) {
+      r.put(f.substring(0, f.indexOf(':')), f.substring(f.indexOf(':') + 1).strip());
+    }
+    for (String f : reconcileFields) {
+      r.put(f.substring(0, f.indexOf(':')).strip(), f.substring(f.indexOf(':') + 1).strip());
+    }
+    String reconcile = r.entrySet().stream().map(e -> e.getKey() + ": " + e.getValue()).collect(Collectors.joining(", "));
     return manifest().budget(BUDGET_MS)
         .tier("primary", "generic", primary.url(), "exact", 300, "typical_ms: 30",
             "circuit_breaker: { failure_threshold: 3, half_open_timeout_ms: 1000, success_threshold: 1 }")
         .tier("fallback", "generic", fallback.url(), "open_data", 1000, "typical_ms: 20",
             "circuit_breaker: { failure_threshold: 1000, half_open_timeout_ms: 1000, success_threshold: 1 }")
         .extra((statePath == null ? "" : "state: { path: \"" + statePath + "\" }\n")
-            + "reconcile: { rate_per_s: 40, batch: 50, lease_ms: 3000, concurrency: 1, "
-            + "backoff_base_ms: 200, backoff_max_ms: 1000" + (reconcile.isEmpty() ? "" : ", " + reconcile) + " }\n"
+            + "reconcile: { " + reconcile + " }\n"
             + "corrections:\n  retry_base_ms: 100\n  retry_max_ms: 400\n  webhooks:\n"
             + "    - { url: \"" + hook.url() + "\", secret_env: DRILL_HOOK_SECRET }")
         .yaml();

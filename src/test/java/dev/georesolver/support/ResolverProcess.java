@@ -104,6 +104,16 @@ public final class ResolverProcess implements AutoCloseable {
     }
   }
 
+  /** Kills the process at once (SIGKILL, as {@code kill -9}), as a crash would, and waits for it to end. */
+  public void kill() throws InterruptedException {
+    process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+  }
+
+  /** Whether the process still runs. */
+  public boolean alive() {
+    return process.isAlive();
+  }
+
   /** Stops the process (SIGTERM, then SIGKILL after 10 s) and waits for its output to be read. */
   @Override
   public void close() throws InterruptedException {
