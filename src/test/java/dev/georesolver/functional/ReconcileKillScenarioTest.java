@@ -100,11 +100,15 @@ class ReconcileKillScenarioTest {
       for (int i = 0; i < ADDRESSES; i++) {
         String q = "kill drill " + i + " Harbour Road";
         JsonObject r = geocode(web, port, q);
-        assertThat(r.getBoolean("degraded")).as(q).isTrue();
+        // A cold JVM may spend the first budget before the fallback answers: that refusal is a debt too.
+        assertThat(r.getBoolean("degraded") || Set.of("budget_exhausted", "no_rung_available").contains(r.getString("reason")))
+            .as(q + ": " + r.encode()).isTrue();
         keys.put(q, r.getString("idempotency_key"));
       }
-      DrillLadder.await("the debts queued", Duration.ofSeconds(10),
-          () -> get(web, port, "/v1/reconcile").getLong("pending") == ADDRESSES);
+      DrillLadder.await("the debts queued", Duration.ofSeconds(10), () -> {
+        JsonObject q = get(web, port, "/v1/reconcile");
+        return q.getLong("pending") + q.getLong("in_progress") == ADDRESSES;
+      });
       l.recover();
       int probe = 0;
       while (feed(web, port).isEmpty()) {
