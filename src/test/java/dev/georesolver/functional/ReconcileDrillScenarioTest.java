@@ -30,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * distinct addresses, then recovers. Every request is answered within its budget during the outage;
  * the breaker opens and closes on its own; the queue drains oldest first; every queued key is
  * corrected exactly once and the correction reaches the event bus, the feed, the SSE stream
- * (resumable) and a signed webhook; the replays afterwards carry the primary's answer; every call
+ * (resumable) and a signed webhook (down for its first deliveries, without holding anything up); the replays afterwards carry the primary's answer; every call
  * the primary saw for a key carried that key's Idempotency-Key.
  */
 @ExtendWith(VertxExtension.class)
@@ -106,6 +106,8 @@ class ReconcileDrillScenarioTest {
     assertThat(s.get("/v1/corrections").await().bodyAsJsonObject().getJsonArray("corrections")).as("nothing before recovery")
         .isEmpty();
 
+    // The webhook is down for its first deliveries: they are retried, and nothing else waits for it.
+    l.hook.failNext(3);
     // Recovery: live traffic probes the half-open breaker, which closes on its own. Probes answered
     // while it is still open are degraded too: they are debts like the others.
     l.recover();
@@ -163,6 +165,7 @@ class ReconcileDrillScenarioTest {
     assertThat(live.events()).extracting(SseClient.Event::id).containsExactlyElementsOf(
         feed.stream().map(c -> c.getString("cursor")).toList());
     assertThat(l.hook.deliveries()).allSatisfy(d -> assertThat(d.verified()).as("signed").isTrue());
+    assertThat(l.hook.refused()).as("the webhook was down, then caught up").isEqualTo(3);
     assertThat(l.hook.deliveries()).extracting(d -> d.body().getString("correction_id")).containsExactlyInAnyOrderElementsOf(ids);
     live.close().await();
 
