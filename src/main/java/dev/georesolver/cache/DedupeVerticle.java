@@ -8,6 +8,7 @@ import dev.georesolver.bus.DedupeVerdict;
 import dev.georesolver.bus.StoredAnswer;
 import dev.georesolver.config.IdempotencyConfig;
 import dev.georesolver.metrics.Metrics;
+import dev.georesolver.state.StateVerticle;
 import dev.georesolver.state.WriteBuffer;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
@@ -133,7 +134,8 @@ public final class DedupeVerticle extends VerticleBase {
             l1.put(e.key(), new StoredEntry(e.answer(), e.storedAtMs(), e.ttlMs()));
           }
           log.info("dedupe: {} stored answers loaded from the state store", kept.size());
-          behind = new WriteBuffer<>(vertx, "cache", Addresses.STATE_CACHE_WRITE, 200, 100_000,
+          behind = new WriteBuffer<>(vertx, "cache", Addresses.STATE_CACHE_WRITE,
+              StateVerticle.flushMs(m.headers()), StateVerticle.bufferMax(m.headers()),
               batch -> new CacheWrites(batch, List.of()), CacheWrites.Idem::key, n -> metrics.stateRefused("cache", n));
           return (Void) null;
         })

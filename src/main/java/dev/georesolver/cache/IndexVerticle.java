@@ -8,6 +8,7 @@ import dev.georesolver.config.IdempotencyConfig;
 import dev.georesolver.metrics.Metrics;
 import dev.georesolver.geo.Claim;
 import dev.georesolver.provider.Direction;
+import dev.georesolver.state.StateVerticle;
 import dev.georesolver.state.WriteBuffer;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -98,7 +99,8 @@ public final class IndexVerticle extends VerticleBase {
             }
           }
           log.info("index: {} cached-index entries loaded from the state store", n);
-          behind = new WriteBuffer<>(vertx, "index", Addresses.STATE_CACHE_WRITE, 200, 100_000,
+          behind = new WriteBuffer<>(vertx, "index", Addresses.STATE_CACHE_WRITE,
+              StateVerticle.flushMs(m.headers()), StateVerticle.bufferMax(m.headers()),
               batch -> new CacheWrites(List.of(), batch), IndexEntry::addrKey, x -> metrics.stateRefused("cache", x));
           return (Void) null;
         })

@@ -77,8 +77,6 @@ public final class ReconcilerVerticle extends VerticleBase {
   static final long STATS_MS = 5000;
   /** Window of the drain rate, milliseconds. */
   static final long RATE_WINDOW_MS = 60_000;
-  /** The longest a released item waits before it may be leased again, milliseconds. */
-  static final long RELEASE_DELAY_MS = 1000;
 
   private final Manifest manifest;
   private final ReconcileConfig cfg;
@@ -91,6 +89,8 @@ public final class ReconcilerVerticle extends VerticleBase {
   private final Map<String, String> breakers = new HashMap<>();
   private final Map<String, TokenBucket> tierBuckets = new HashMap<>();
   private TokenBucket bucket;
+  /** The last token grant handed out: the next waits for it. */
+  private Future<Void> granted = Future.succeededFuture();
   private RateWindow rate;
   private boolean writeThrough;
   private boolean draining;
@@ -315,14 +315,23 @@ public final class ReconcilerVerticle extends VerticleBase {
     });
   }
 
-  /** Waits for a token of the reconciler's own bucket and of the tier's share. */
+  /**
+   * Waits for a token of the reconciler's own bucket and of the tier's share. Grants are handed out
+   * in the order asked for, so items walked side by side still call upstream oldest first.
+   */
   private Future<Void> tokens(TierConfig t) {
+    Future<Void> mine = granted.compose(v -> nextToken(t));
+    granted = mine.otherwise((Void) null);
+    return mine;
+  }
+
+  private Future<Void> nextToken(TierConfig t) {
     TokenBucket tb = tierBuckets.get(t.name());
     long wait = Math.max(bucket.waitMs(), tb == null ? 0 : tb.waitMs());
     if (wait == 0 && bucket.tryTake() && (tb == null || tb.tryTake())) {
       return Future.succeededFuture();
     }
-    return vertx.timer(Math.max(1, wait)).compose(x -> tokens(t));
+    return vertx.timer(Math.max(1, wait)).compose(x -> nextToken(t));
   }
 
   private static TierRequest tierRequest(Debt d, IntentConfig intent) {
@@ -373,9 +382,9 @@ public final class ReconcilerVerticle extends VerticleBase {
         .map(true);
   }
 
+  /** Back to the queue, due at once and in its place: a pass does not lease it twice (it stops when it made no progress). */
   private Future<Settled> release(LeasedDebt item) {
-    return settle("release", item, new JsonObject().put("not_before_ms", clock.millis() + Math.min(RELEASE_DELAY_MS,
-        cfg.intervalMs())));
+    return settle("release", item, new JsonObject().put("not_before_ms", clock.millis()));
   }
 
   private Future<Settled> settle(String op, LeasedDebt item, JsonObject extra) {

@@ -105,15 +105,25 @@ public final class RedisStateStore implements StateStore {
       return got
       """;
 
-  /** Settles a leased item other than by correcting it: confirm, retry, dead, release. */
+  /**
+   * Settles a leased item other than by correcting it: confirm, retry (to the delayed set, due at
+   * its backoff), dead, or release (pending again, its entry kept in this reconciler's pending list
+   * so it is leased again in its place; another instance takes it over after the lease time).
+   */
   private static final String FINISH = """
       local m, stream, delayed, dead, done = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
       local h = redis.call('HMGET', m, 'state', 'lease_owner', 'entry')
       if h[1] ~= 'in_progress' or h[2] ~= ARGV[1] or h[3] ~= ARGV[2] then return 0 end
+      local op = ARGV[3]
+      if op == 'release' then
+        -- The entry stays where it is in this reconciler's pending list: it comes back first, in its place.
+        redis.call('HSET', m, 'state', 'pending')
+        redis.call('HDEL', m, 'lease_owner', 'lease_until')
+        return 1
+      end
       redis.call('XACK', stream, ARGV[6], ARGV[2])
       redis.call('XDEL', stream, ARGV[2])
       redis.call('HDEL', m, 'lease_owner', 'lease_until')
-      local op = ARGV[3]
       if op == 'confirm' then
         redis.call('HSET', m, 'state', 'done', 'outcome', 'confirmed', 'entry', '')
         redis.call('INCR', done)

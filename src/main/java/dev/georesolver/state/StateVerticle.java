@@ -12,6 +12,7 @@ import dev.georesolver.config.StateConfig;
 import dev.georesolver.metrics.Metrics;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.json.JsonArray;
@@ -45,6 +46,11 @@ public final class StateVerticle extends VerticleBase {
   static final long DISK_CHECK_MS = 10_000;
   /** How often expired cache entries are removed from the file, milliseconds. */
   static final long PRUNE_MS = 300_000;
+  /** Header of the cache load's reply: how often to write behind, milliseconds ({@code state.flush_interval_ms}). */
+  public static final String FLUSH_HEADER = "x-flush-interval-ms";
+  /** Header of the cache load's reply: the most records to buffer ({@code state.buffer_max}). */
+  public static final String BUFFER_HEADER = "x-buffer-max";
+
   /** The largest page of the outbox served at once. */
   public static final int MAX_PAGE = 1000;
 
@@ -72,6 +78,24 @@ public final class StateVerticle extends VerticleBase {
     this.withCache = withCache;
     this.clock = clock;
     this.metrics = metrics;
+  }
+
+  /** The write-behind interval a cache load's reply carries, milliseconds (default 50). */
+  public static long flushMs(io.vertx.core.MultiMap headers) {
+    try {
+      return Long.parseLong(headers.get(FLUSH_HEADER));
+    } catch (RuntimeException e) {
+      return 50;
+    }
+  }
+
+  /** The write-behind bound a cache load's reply carries (default 10,000). */
+  public static int bufferMax(io.vertx.core.MultiMap headers) {
+    try {
+      return Integer.parseInt(headers.get(BUFFER_HEADER));
+    } catch (RuntimeException e) {
+      return 10_000;
+    }
   }
 
   /** Whether this backend needs the worker threading model (blocking JDBC). */
@@ -140,8 +164,12 @@ public final class StateVerticle extends VerticleBase {
     cs.add(bus.<JsonObject>consumer(Addresses.STATE_CORRECTIONS_CURSOR, this::onCursor));
     if (store.cache().enabled()) {
       cs.add(bus.<CacheWrites>consumer(Addresses.STATE_CACHE_WRITE, this::onCacheWrite));
-      cs.add(bus.<JsonObject>consumer(Addresses.STATE_CACHE_LOAD, m -> reply(m, store.cache()
-          .load(m.body().getString("kind", "idem"), m.body().getInteger("limit", 100_000)))));
+      cs.add(bus.<JsonObject>consumer(Addresses.STATE_CACHE_LOAD, m -> store.cache()
+          .load(m.body().getString("kind", "idem"), m.body().getInteger("limit", 100_000))
+          .onSuccess(w -> m.reply(w, new DeliveryOptions()
+              .addHeader(FLUSH_HEADER, Long.toString(manifest.state().flushIntervalMs()))
+              .addHeader(BUFFER_HEADER, Integer.toString(manifest.state().bufferMax()))))
+          .onFailure(t -> m.fail(FailureCode.STORE_UNAVAILABLE.code(), String.valueOf(t.getMessage())))));
     }
     cs.add(bus.consumer(Addresses.STATE_STATUS, m -> reply(m, status())));
     return Future.all(cs.stream().map(MessageConsumer::completion).toList());

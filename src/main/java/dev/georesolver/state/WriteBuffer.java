@@ -39,6 +39,7 @@ public final class WriteBuffer<T> {
   private long timer = -1;
   private boolean inFlight;
   private long refusedSinceLog;
+  private long failures;
 
   /**
    * @param name what it buffers, for logs ({@code debts}, {@code cache})
@@ -105,8 +106,12 @@ public final class WriteBuffer<T> {
               shortKey(keyOf.apply(batch.get(kept.size()))));
         }
         pending.addAll(0, kept);
-        log.warn("{}: writing {} record(s) to the state store failed ({}); kept for retry, first key {}", name, batch.size(),
-            ar.cause().getMessage(), shortKey(keyOf.apply(batch.get(0))));
+        if (failures++ % 100 == 0) {
+          log.warn("{}: writing {} record(s) to the state store failed ({}); kept for retry, first key {} ({} failed writes)", name,
+              batch.size(), ar.cause().getMessage(), shortKey(keyOf.apply(batch.get(0))), failures);
+        }
+      } else {
+        failures = 0;
       }
       if (!pending.isEmpty()) {
         schedule();
