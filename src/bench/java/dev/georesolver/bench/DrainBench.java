@@ -72,7 +72,8 @@ public final class DrainBench {
     Manifest m = ManifestLoader.parse(yaml, Map.of());
     Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(loops));
     GeoResolver.Options d = GeoResolver.Options.defaults(0, Map.of());
-    GeoResolver.Options o = new GeoResolver.Options(0, loops, loops, Map.of(), redis, Map.of(), Clock.systemUTC(), d.ticker(),
+    // A port chosen here: several ingress instances share one fixed port (port 0 would give each its own).
+    GeoResolver.Options o = new GeoResolver.Options(freePort(), loops, loops, Map.of(), redis, Map.of(), Clock.systemUTC(), d.ticker(),
         ThreadLocalRandom.current());
     int port = GeoResolver.deploy(vertx, m, o).await().port();
     WebClient web = WebClient.create(vertx);

@@ -1,6 +1,5 @@
 package dev.georesolver.state;
 
-import dev.georesolver.bus.Correction;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -9,10 +8,11 @@ import java.util.List;
 /**
  * One page of the corrections outbox, oldest first.
  *
- * @param corrections the corrections, each with its cursor; unmodifiable
+ * @param corrections the corrections' JSON ({@link dev.georesolver.bus.Correction}), each with its
+ *     {@code cursor}, as stored: read pages are relayed, never decoded into records; unmodifiable
  * @param next the cursor to continue from (the last one's, or the one asked for when the page is empty)
  */
-public record Page(List<Correction> corrections, String next) {
+public record Page(List<JsonObject> corrections, String next) {
 
   public Page {
     corrections = List.copyOf(corrections);
@@ -21,7 +21,7 @@ public record Page(List<Correction> corrections, String next) {
   /** {@code {"corrections": [...], "next": cursor}}. */
   public JsonObject toJson() {
     JsonArray a = new JsonArray();
-    corrections.forEach(c -> a.add(c.toJson()));
+    corrections.forEach(a::add);
     return new JsonObject().put("corrections", a).put("next", next);
   }
 }

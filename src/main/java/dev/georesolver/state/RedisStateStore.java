@@ -388,13 +388,13 @@ public final class RedisStateStore implements StateStore {
       String from = after == null || after.isEmpty() ? "-" : "(" + (after.contains("-") ? after : after + "-0");
       return redis.send(Request.cmd(Command.XRANGE).arg(keys.corrections()).arg(from).arg("+").arg("COUNT").arg(limit))
           .map(r -> {
-            List<Correction> out = new ArrayList<>();
+            List<JsonObject> out = new ArrayList<>();
             String next = after;
             if (r != null) {
               for (Response e : r) {
                 next = e.get(0).toString();
                 Map<String, String> f = toMap(e.get(1));
-                out.add(Correction.fromJson(new JsonObject(f.get("c"))).withCursor(next));
+                out.add(new JsonObject(f.get("c")).put("cursor", next));
               }
             }
             return new Page(out, next);

@@ -390,7 +390,7 @@ final class SqliteDb implements AutoCloseable {
   /** Up to {@code limit} corrections after {@code after} (null: from the start), oldest first. */
   Page page(String after, int limit) throws SQLException {
     long from = after == null || after.isEmpty() ? 0 : Long.parseLong(after);
-    List<Correction> out = new ArrayList<>();
+    List<JsonObject> out = new ArrayList<>();
     String next = after;
     try (PreparedStatement ps = conn.prepareStatement("SELECT seq, body FROM corrections WHERE seq > ? ORDER BY seq LIMIT ?")) {
       ps.setLong(1, from);
@@ -398,7 +398,7 @@ final class SqliteDb implements AutoCloseable {
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
           next = Long.toString(rs.getLong(1));
-          out.add(Correction.fromJson(new JsonObject(rs.getString(2))).withCursor(next));
+          out.add(new JsonObject(rs.getString(2)).put("cursor", next));
         }
       }
     }

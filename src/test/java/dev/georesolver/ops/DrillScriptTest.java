@@ -19,9 +19,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class DrillScriptTest {
 
   @Test
-  @DisplayName("drill-reconcile.sh --quick --kill on SQLite passes and reports each check")
+  @DisplayName("drill-reconcile.sh --outage-s 4 --kill on SQLite passes and reports each check")
   void quickDrillWithKill() throws Exception {
-    Tools.Result r = Tools.run(List.of("scripts/drill-reconcile.sh", "--quick", "--kill", "--rps", "8"), Map.of(
+    Tools.Result r = Tools.run(List.of("scripts/drill-reconcile.sh", "--outage-s", "4", "--kill", "--rps", "8"), Map.of(
         "GEO_DRILL_CLASSPATH", ResolverProcess.mainClasspath(),
         "GEO_DRILL_DIR", TestState.freshDir().toString()), 240);
     assertThat(r.exit()).as(r.output()).isZero();
