@@ -2,8 +2,6 @@ package dev.georesolver.config;
 
 import dev.georesolver.normalize.IdempotencyKey;
 
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.util.Map;
 
 /**
@@ -18,7 +16,7 @@ public final class WebhookConfig extends Settings {
 
   /** Where corrections are POSTed: an absolute http(s) URL; required; unique. */
   public static final Field<String> URL = SECTION.string("url").required().shownAs(Redaction::url)
-      .check(WebhookConfig::urlProblem);
+      .check(TierConfig::httpUrlProblem);
 
   /** Environment variable holding the HMAC-SHA256 signing secret. */
   public static final Field<String> SECRET_ENV = SECTION.string("secret_env");
@@ -39,16 +37,6 @@ public final class WebhookConfig extends Settings {
 
   private WebhookConfig(Settings read) {
     super(read);
-  }
-
-  private static String urlProblem(String url) {
-    try {
-      URI u = new URI(url);
-      boolean http = "http".equals(u.getScheme()) || "https".equals(u.getScheme());
-      return http && u.getHost() != null ? null : "must be an absolute http(s) URL with a host";
-    } catch (URISyntaxException e) {
-      return "is not a valid URL: " + e.getReason();
-    }
   }
 
   /** See {@link #URL}. */

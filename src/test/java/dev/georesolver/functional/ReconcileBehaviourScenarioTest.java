@@ -89,6 +89,17 @@ class ReconcileBehaviourScenarioTest {
     throw new AssertionError("the primary's breaker never closed");
   }
 
+  /** A primary (exact, its breaker never opening) above a fallback that always answers, with {@code extra} YAML. */
+  private static Stack primaryAndFallback(Vertx vertx, FakeProvider primary, String extra) {
+    FakeProvider fallback = FakeProvider.start(vertx, FakeProvider.json(FakeProvider.generic(5, 5, "EPSG:4326", 0.5))).await();
+    return Stack.deploy(vertx, manifest()
+        .tier("primary", "generic", primary.url(), "exact", 300,
+            "circuit_breaker: { failure_threshold: 1000, half_open_timeout_ms: 1000, success_threshold: 1 }")
+        .tier("fallback", "generic", fallback.url(), "open_data", 500)
+        .extra(extra)
+        .yaml()).await();
+  }
+
   @Test
   @DisplayName("two instances on one Redis drain one queue, and each item is walked by exactly one of them")
   void twoInstancesShareTheDrain(Vertx vertx) {
@@ -154,13 +165,7 @@ class ReconcileBehaviourScenarioTest {
   @DisplayName("an item that keeps failing goes to the dead letter after max_attempts, kept and counted")
   void deadLetter(Vertx vertx) {
     FakeProvider primary = FakeProvider.start(vertx, FakeProvider.status(500, "boom")).await();
-    FakeProvider fallback = FakeProvider.start(vertx, FakeProvider.json(FakeProvider.generic(5, 5, "EPSG:4326", 0.5))).await();
-    Stack s = Stack.deploy(vertx, manifest()
-        .tier("primary", "generic", primary.url(), "exact", 300,
-            "circuit_breaker: { failure_threshold: 1000, half_open_timeout_ms: 1000, success_threshold: 1 }")
-        .tier("fallback", "generic", fallback.url(), "open_data", 500)
-        .extra("reconcile: { interval_ms: 100, max_attempts: 3, backoff_base_ms: 20, backoff_max_ms: 40 }")
-        .yaml()).await();
+    Stack s = primaryAndFallback(vertx, primary, "reconcile: { interval_ms: 100, max_attempts: 3, backoff_base_ms: 20, backoff_max_ms: 40 }");
     assertThat(s.geocode("9 Dead End").await().bodyAsJsonObject().getBoolean("degraded")).isTrue();
     DrillLadder.await("the dead letter", Duration.ofSeconds(15), () -> reconcile(s).getLong("dead") == 1);
     assertThat(reconcile(s).getLong("pending")).isZero();
@@ -174,14 +179,7 @@ class ReconcileBehaviourScenarioTest {
   @DisplayName("when every rung above finds nothing the degraded answer is confirmed: done, and no correction")
   void confirmed(Vertx vertx) {
     FakeProvider primary = FakeProvider.start(vertx, FakeProvider.status(503, "down")).await();
-    FakeProvider fallback = FakeProvider.start(vertx, FakeProvider.json(FakeProvider.generic(5, 5, "EPSG:4326", 0.5))).await();
-    Stack s = Stack.deploy(vertx, manifest()
-        .tier("primary", "generic", primary.url(), "exact", 300,
-            "circuit_breaker: { failure_threshold: 1000, half_open_timeout_ms: 1000, success_threshold: 1 }")
-        .tier("fallback", "generic", fallback.url(), "open_data", 500)
-        .extra("reconcile: { interval_ms: 100 }")
-        .yaml()).await();
-    primary.then(FakeProvider.status(503, "down"));
+    Stack s = primaryAndFallback(vertx, primary, "reconcile: { interval_ms: 100 }");
     assertThat(s.geocode("1 Nowhere Row").await().bodyAsJsonObject().getBoolean("degraded")).isTrue();
     primary.behave(FakeProvider.status(404, ""));
     DrillLadder.await("confirmed", Duration.ofSeconds(10), () -> reconcile(s).getLong("done") == 1);
@@ -211,12 +209,8 @@ class ReconcileBehaviourScenarioTest {
   @DisplayName("with the disk nearly full new debt is refused loudly — metric and health — and resolution goes on")
   void diskNearlyFull(Vertx vertx) {
     FakeProvider primary = FakeProvider.start(vertx, FakeProvider.status(503, "down")).await();
-    FakeProvider fallback = FakeProvider.start(vertx, FakeProvider.json(FakeProvider.generic(5, 5, "EPSG:4326", 0.5))).await();
-    Stack s = Stack.deploy(vertx, manifest()
-        .tier("primary", "generic", primary.url(), "exact", 300)
-        .tier("fallback", "generic", fallback.url(), "open_data", 500)
-        .extra("state: { path: \"" + TestState.freshFile() + "\", min_free_mb: 1000000000000 }\nreconcile: { interval_ms: 100 }")
-        .yaml()).await();
+    Stack s = primaryAndFallback(vertx, primary,
+        "state: { path: \"" + TestState.freshFile() + "\", min_free_mb: 1000000000000 }\nreconcile: { interval_ms: 100 }");
     for (int i = 0; i < 3; i++) {
       JsonObject r = s.geocode(i + " Full Disk Road").await().bodyAsJsonObject();
       assertThat(r.getString("status")).isEqualTo("resolved");
