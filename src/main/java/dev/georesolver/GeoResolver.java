@@ -149,7 +149,7 @@ public final class GeoResolver {
    */
   private static Future<Void> deployState(Vertx vertx, Manifest manifest, Options o, Metrics metrics, List<String> ids) {
     String backend = stateBackend(manifest, o);
-    boolean withCache = "sqlite".equals(backend) && o.redisUrl() == null;
+    boolean withCache = "sqlite".equals(backend) && o.redisUrl() == null && manifest.state().writeBehind();
     DeploymentOptions d = new DeploymentOptions();
     if (StateVerticle.needsWorker(backend)) {
       d.setThreadingModel(ThreadingModel.WORKER);

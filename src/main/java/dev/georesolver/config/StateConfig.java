@@ -46,6 +46,12 @@ public final class StateConfig extends Settings {
    */
   public static final Field<Integer> BUFFER_MAX = SECTION.ints("buffer_max", 1, 10_000_000).byDefault(10_000);
 
+  /**
+   * Whether the memory store's replays and cached index are written behind to the SQLite file and
+   * loaded at start (a restart keeps them); default true. Off, they live in memory only.
+   */
+  public static final Field<Boolean> WRITE_BEHIND = SECTION.bool("write_behind").byDefault(true);
+
   private StateConfig(Settings read) {
     super(read);
   }
@@ -84,6 +90,11 @@ public final class StateConfig extends Settings {
   /** See {@link #FLUSH_INTERVAL_MS}. */
   public long flushIntervalMs() {
     return get(FLUSH_INTERVAL_MS);
+  }
+
+  /** See {@link #WRITE_BEHIND}. */
+  public boolean writeBehind() {
+    return get(WRITE_BEHIND);
   }
 
   /** See {@link #BUFFER_MAX}. */

@@ -30,6 +30,7 @@ class StateSectionsTest {
     assertThat(m.state().path()).isEqualTo("data/georesolver.db");
     assertThat(m.state().minFreeMb()).isEqualTo(200);
     assertThat(m.state().commitIntervalMs()).isEqualTo(5);
+    assertThat(m.state().writeBehind()).isTrue();
     ReconcileConfig r = m.reconcile();
     assertThat(r.enabled()).isTrue();
     assertThat(r.batch()).isEqualTo(200);
