@@ -35,9 +35,10 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.random.RandomGenerator;
 
 /**
- * Deploys the resolver's verticles on a Vertx in dependency order — dedupe, one verticle per tier,
- * the chain instances, then ingress — so nothing takes traffic before what it talks to is
- * listening. Used by {@link Main} and by the scenario tests, which run the whole stack in-process.
+ * Deploys the resolver's verticles on a Vertx in dependency order — the state store, dedupe, one
+ * verticle per tier, the chain instances, the reconciler and the corrections delivery, then
+ * ingress — so nothing takes traffic before what it talks to is listening. Used by {@link Main}
+ * and by the scenario tests, which run the whole stack in-process.
  */
 public final class GeoResolver {
 
@@ -116,8 +117,9 @@ public final class GeoResolver {
         .forEach(i -> log.warn("intent {} has no rung left (tiers disabled at start): its requests will be answered 503 misconfigured",
             i.name()));
     var idem = manifest.routing().idempotency();
-    Future<Void> chain = deployState(vertx, manifest, o, metrics, ids).compose(v -> vertx.deployVerticle(new DedupeVerticle(idem, o.redisUrl(), o.clock(), () -> o.ticker().nanoTime(), metrics))
-        .map(ids::add)).mapEmpty();
+    Future<Void> chain = deployState(vertx, manifest, o, metrics, ids)
+        .compose(v -> vertx.deployVerticle(new DedupeVerticle(idem, o.redisUrl(), o.clock(), () -> o.ticker().nanoTime(), metrics)))
+        .map(ids::add).mapEmpty();
     if (usesCachedIndex(manifest)) {
       chain = chain.compose(v -> vertx.deployVerticle(new IndexVerticle(idem, o.redisUrl(), o.clock(), metrics))).map(ids::add).mapEmpty();
     }

@@ -5,8 +5,8 @@ import dev.georesolver.bus.CacheWrites;
 import dev.georesolver.bus.IndexEntry;
 import dev.georesolver.bus.IndexQuery;
 import dev.georesolver.config.IdempotencyConfig;
-import dev.georesolver.metrics.Metrics;
 import dev.georesolver.geo.Claim;
+import dev.georesolver.metrics.Metrics;
 import dev.georesolver.provider.Direction;
 import dev.georesolver.state.StateVerticle;
 import dev.georesolver.state.WriteBuffer;
@@ -18,9 +18,8 @@ import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.List;
-
 import java.time.Clock;
+import java.util.List;
 
 /**
  * Owns the cached spatial index (DESIGN §7): Redis GEO set and hashes with
