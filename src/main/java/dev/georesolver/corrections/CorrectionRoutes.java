@@ -144,7 +144,6 @@ public final class CorrectionRoutes {
           .putHeader("x-accel-buffering", "no");
       resp.write(": georesolver corrections\n\n");
       resp.closeHandler(v -> close());
-      ctx.request().connection().closeHandler(v -> close());
       heartbeat = ctx.vertx().setPeriodic(HEARTBEAT_MS, id -> {
         if (!closed) {
           resp.write(": keep-alive\n\n");

@@ -109,6 +109,7 @@ public final class ReconcilerVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
+    metrics.reconcile(0, 0, 0, 0, 0, 0);
     bucket = new TokenBucket(cfg.ratePerS(), Math.max(1, cfg.ratePerS() / 20), ticker);
     rate = new RateWindow(RATE_WINDOW_MS, ticker);
     for (TierConfig t : manifest.enabledTiers()) {
