@@ -39,14 +39,20 @@ import java.util.random.RandomGenerator;
  *       reconciler, not the other webhooks — and loses nothing across restarts.
  * </ul>
  * The outbox is read when the reconciler says it committed ({@link Addresses#CORRECTIONS_COMMITTED})
- * and every {@link #POLL_MS} (corrections committed by another instance).
+ * and every {@link #POLL_SHARED_MS} on Redis (another instance may have committed) or
+ * {@link #POLL_OWN_MS} on SQLite.
  */
 public final class CorrectionsVerticle extends VerticleBase {
 
   private static final Logger log = LoggerFactory.getLogger(CorrectionsVerticle.class);
 
-  /** How often the outbox is read without being told, milliseconds. */
-  static final long POLL_MS = 250;
+  /**
+   * How often the outbox is read without being told, milliseconds: on a shared Redis another
+   * instance may have committed; on an own SQLite file only this process commits (and says so), so
+   * the poll is a safety net.
+   */
+  static final long POLL_SHARED_MS = 500;
+  static final long POLL_OWN_MS = 5000;
   /** Corrections read per page. */
   static final int PAGE = 200;
   /** The bus publisher's cursor name. */
@@ -111,7 +117,7 @@ public final class CorrectionsVerticle extends VerticleBase {
         })).toList()))
         .compose(v -> vertx.eventBus().consumer(Addresses.CORRECTIONS_COMMITTED, m -> pump()).completion())
         .onSuccess(v -> {
-          vertx.setPeriodic(POLL_MS, id -> pump());
+          vertx.setPeriodic(durableBusCursor ? POLL_OWN_MS : POLL_SHARED_MS, id -> pump());
           pump();
         });
   }
