@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The reconcile failover drill (DESIGN's seed: "a backend that times out for 60 seconds and then
+# The reconcile failover drill (the seed: "a backend that times out for 60 seconds and then
 # recovers"), against a resolver process it starts, printing a report.
 #
 #   scripts/drill-reconcile.sh [--backend sqlite|redis] [--outage-s 60] [--kill] [--rps 10] [--rate 20]
