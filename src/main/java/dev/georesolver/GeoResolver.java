@@ -6,6 +6,7 @@ import dev.georesolver.chain.Ladders;
 import dev.georesolver.cache.IndexVerticle;
 import dev.georesolver.chain.ChainVerticle;
 import dev.georesolver.config.IntentConfig;
+import dev.georesolver.corrections.CorrectionsVerticle;
 import dev.georesolver.config.Manifest;
 import dev.georesolver.config.TenantConfig;
 import dev.georesolver.config.TierConfig;
@@ -17,6 +18,9 @@ import dev.georesolver.ops.OpsVerticle;
 import dev.georesolver.provider.Direction;
 import dev.georesolver.tenant.Tenants;
 import dev.georesolver.tier.Backoff;
+import dev.georesolver.provider.AdapterRegistry;
+import dev.georesolver.reconcile.ReconcilerVerticle;
+import dev.georesolver.state.StateVerticle;
 import dev.georesolver.tier.LocalAdapterFactory;
 import dev.georesolver.tier.TierSpec;
 import dev.georesolver.tier.TierVerticle;
@@ -24,6 +28,7 @@ import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Deployable;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.ThreadingModel;
 import io.vertx.core.Vertx;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,14 +39,16 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 
 /**
  * The resolver as one verticle: its {@code start} deploys every part as its child, in dependency
- * order — dedupe, the cached index when a rung reads it, one verticle per tier, the chain
- * instances, the ops verticle (the operator's live view), then ingress — so nothing takes traffic
- * before what it talks to is listening.
+ * order — the state store, dedupe, the cached index when a rung reads it, one verticle per tier,
+ * the chain instances, the reconciler and the corrections delivery, the ops verticle (the
+ * operator's live view), then ingress — so nothing takes traffic before what it talks to is
+ * listening.
  *
  * <p>A part that fails to start undeploys the parts started before it (last first) and fails the
  * start, so a failed deploy leaves nothing running and no port open. Undeploying this verticle
@@ -78,9 +85,20 @@ public final class GeoResolver extends VerticleBase {
       Map<String, LocalAdapterFactory> localAdapters,
       Clock clock,
       Ticker ticker,
-      Supplier<RandomGenerator> random) {
+      Supplier<RandomGenerator> random,
+      Set<Role> roles) {
 
-    /** Production defaults: one chain and one ingress instance per core. */
+    public Options {
+      roles = Set.copyOf(roles);
+    }
+
+    /** Every role ({@link Role#ALL}), as a process serving alone runs. */
+    public Options(int port, int chainInstances, int ingressInstances, Map<String, String> env, String redisUrl,
+        Map<String, LocalAdapterFactory> localAdapters, Clock clock, Ticker ticker, Supplier<RandomGenerator> random) {
+      this(port, chainInstances, ingressInstances, env, redisUrl, localAdapters, clock, ticker, random, Role.ALL);
+    }
+
+    /** Production defaults: one chain and one ingress instance per core, every role. */
     public static Options defaults(int port, Map<String, String> env) {
       int cores = Runtime.getRuntime().availableProcessors();
       return new Options(port, cores, cores, env, null, Map.of(), Clock.systemUTC(), Ticker.SYSTEM, Backoff.THREAD_LOCAL);
@@ -88,12 +106,22 @@ public final class GeoResolver extends VerticleBase {
 
     /** These options with {@code n} chain and {@code n} ingress instances. */
     public Options withInstances(int n) {
-      return new Options(port, n, n, env, redisUrl, localAdapters, clock, ticker, random);
+      return new Options(port, n, n, env, redisUrl, localAdapters, clock, ticker, random, roles);
     }
 
     /** These options with a shared store (null: in-process only). */
     public Options withRedis(String url) {
-      return new Options(port, chainInstances, ingressInstances, env, url, localAdapters, clock, ticker, random);
+      return new Options(port, chainInstances, ingressInstances, env, url, localAdapters, clock, ticker, random, roles);
+    }
+
+    /** These options running only {@code roles}. */
+    public Options withRoles(Set<Role> roles) {
+      return new Options(port, chainInstances, ingressInstances, env, redisUrl, localAdapters, clock, ticker, random, roles);
+    }
+
+    /** Whether this process runs {@code role}. */
+    public boolean runs(Role role) {
+      return roles.contains(role);
     }
   }
 
@@ -143,27 +171,70 @@ public final class GeoResolver extends VerticleBase {
     reportTenants();
     boolean index = IndexVerticle.neededBy(manifest);
     var idem = manifest.routing().idempotency();
-    Future<?> deployed = child(new DedupeVerticle(idem, manifest.routing().margins(), o.redisUrl(), o.clock(), () -> o.ticker().nanoTime(), metrics));
-    if (index) {
-      deployed = deployed.compose(v -> child(new IndexVerticle(idem, o.redisUrl(), o.clock(), metrics)));
+    Future<?> deployed = o.runs(Role.STATE) ? deployState() : Future.succeededFuture();
+    if (o.runs(Role.CHAIN)) {
+      deployed = deployed.compose(v -> child(new DedupeVerticle(idem, manifest.routing().margins(), o.redisUrl(), o.clock(),
+          () -> o.ticker().nanoTime(), metrics)));
+      if (index) {
+        deployed = deployed.compose(v -> child(new IndexVerticle(idem, o.redisUrl(), o.clock(), metrics)));
+      }
     }
-    // The EPSG database is a file scan: the common CRSs are looked up on a worker before any tier answers.
-    deployed = deployed.compose(v -> vertx.executeBlocking(() -> {
-      crs.warm();
-      return null;
-    }));
-    for (TierConfig t : manifest.enabledTiers()) {
-      deployed = deployed.compose(v -> child(new TierVerticle(new TierSpec(t, manifest.secret(t.name()).orElse(null),
-          manifest.routing().admissionFactor(), manifest.routing().margins(), crs, o.localAdapters().get(t.adapter()), o.clock(), o.ticker(),
-          o.random(), metrics))));
+    if (o.runs(Role.TIERS)) {
+      // The EPSG database is a file scan: the common CRSs are looked up on a worker before any tier answers.
+      deployed = deployed.compose(v -> vertx.executeBlocking(() -> {
+        crs.warm();
+        return null;
+      }));
+      for (TierConfig t : manifest.enabledTiers()) {
+        deployed = deployed.compose(v -> child(new TierVerticle(new TierSpec(t, manifest.secret(t.name()).orElse(null),
+            manifest.routing().admissionFactor(), manifest.routing().margins(), crs, o.localAdapters().get(t.adapter()), o.clock(),
+            o.ticker(), o.random(), metrics))));
+      }
+    }
+    if (o.runs(Role.CHAIN)) {
+      // Debts are queued only where a state store can take them.
+      boolean owesDebts = o.runs(Role.STATE);
+      deployed = deployed.compose(v -> children(() -> new ChainVerticle(manifest, o.clock(), o.ticker(), metrics, index, owesDebts),
+          o.chainInstances()));
+    }
+    if (o.runs(Role.STATE)) {
+      deployed = deployed.compose(v -> deployReconciler());
+    }
+    if (o.runs(Role.INGRESS)) {
+      deployed = deployed.compose(v -> child(new OpsVerticle(manifest, metrics, o.clock()))).compose(v -> ingress());
     }
     return deployed
-        .compose(v -> children(() -> new ChainVerticle(manifest, o.clock(), o.ticker(), metrics, index), o.chainInstances()))
-        .compose(v -> child(new OpsVerticle(manifest, metrics, o.clock())))
-        .compose(v -> ingress())
         .onSuccess(v -> log.info("georesolver listening on port {} (manifest {}, ladder {})", port, manifest.revision(),
             manifest.enabledTiers().stream().map(TierConfig::name).toList()))
         .recover(failure -> undeployStarted().transform(x -> Future.failedFuture(failure)));
+  }
+
+  /** The durable store's backend for this deployment: {@code state.store}, where {@code auto} follows the idempotency store. */
+  public static String stateBackend(Manifest manifest, Options o) {
+    return manifest.state().storeFor(o.redisUrl() != null);
+  }
+
+  /**
+   * The state verticle, first: the dedupe and index verticles load the memory store's write-behind
+   * from it at start. A worker for SQLite (blocking JDBC); it fails with a
+   * {@code StateStoreException} when the file cannot be used.
+   */
+  private Future<?> deployState() {
+    String backend = stateBackend(manifest, o);
+    boolean withCache = "sqlite".equals(backend) && o.redisUrl() == null && manifest.state().writeBehind();
+    DeploymentOptions d = new DeploymentOptions();
+    if (StateVerticle.needsWorker(backend)) {
+      d.setThreadingModel(ThreadingModel.WORKER);
+    }
+    return vertx.deployVerticle(new StateVerticle(manifest, backend, o.redisUrl(), withCache, o.clock(), metrics), d)
+        .onSuccess(started::add);
+  }
+
+  /** The reconciler and the corrections delivery, once the tiers and chains they use are up. */
+  private Future<?> deployReconciler() {
+    boolean durableBusCursor = "sqlite".equals(stateBackend(manifest, o));
+    return child(new ReconcilerVerticle(manifest, o.clock(), o.ticker(), o.random(), metrics))
+        .compose(v -> child(new CorrectionsVerticle(manifest.corrections(), durableBusCursor, o.env(), o.random(), metrics)));
   }
 
   /** The HTTP port bound; -1 until started. */

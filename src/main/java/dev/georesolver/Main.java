@@ -10,7 +10,8 @@ import dev.georesolver.logging.Logs;
  * {@code java -jar target/georesolver.jar --port 8080} starts the resolver as it always has),
  * {@code geocode}, {@code reverse}, {@code batch}, {@code validate}.
  *
- * <p>Exit statuses are {@link Exit}'s: 2 for bad flags and an invalid manifest, as before.
+ * <p>Exit statuses are {@link Exit}'s: 2 for bad flags, an invalid manifest, or a state file that
+ * cannot be used (not a database, locked by another process), as before.
  */
 public final class Main {
 

@@ -13,6 +13,7 @@ import java.util.Arrays;
  *   jfr-summary FILE [--top N]                            hot methods and allocation sites ({@link JfrSummary})
  *   jmh         [JMH options]                             the JMH microbenchmarks (org.openjdk.jmh.Main)
  *   resolver    --manifest F --port N [--event-loops N]   the resolver on a chosen event-loop pool ({@link ResolverLauncher})
+ *   drain       [--items 10000] [--rate N] ...            the reconciler's drain rate ({@link DrainBench})
  * </pre>
  */
 public final class BenchMain {
@@ -32,6 +33,7 @@ public final class BenchMain {
       case "jfr-summary" -> JfrSummary.main(rest);
       case "jmh" -> org.openjdk.jmh.Main.main(rest);
       case "resolver" -> ResolverLauncher.main(rest);
+      case "drain" -> DrainBench.main(rest);
       default -> {
         System.err.println("unknown sub-command " + args[0]);
         System.exit(2);

@@ -137,6 +137,95 @@ public final class Addresses {
    */
   public static final String HEALTH = "geocode.health";
 
+  /**
+   * Corrections, publish. Sender: the corrections delivery verticle, for every correction it reads
+   * from the outbox (at least once; consumers de-duplicate by {@code correction_id} or
+   * {@code cursor}). Body: the {@link Correction} JSON —
+   * {@code {"correction_id", "cursor", "idempotency_key", "intent", "direction", "tenant",
+   * "before": {"lon", "lat", "claim", "resolution_source", "confidence", "resolved_at_ms"},
+   * "after": {…the same…}, "moved_m", "corrected_at", "corrected_at_ms", "manifest_revision",
+   * "addr_key"?, "answer": {the corrected result's stable fields}}}}. Dedupe and the memory index
+   * apply it when it is newer than what they hold.
+   */
+  public static final String CORRECTIONS = "geocode.corrections";
+
+  /**
+   * A correction was committed, send (no reply). Sender: the reconciler; body: its cursor. The
+   * corrections delivery verticle reads the outbox at once instead of at its next poll.
+   */
+  public static final String CORRECTIONS_COMMITTED = "geocode.corrections.committed";
+
+  /**
+   * Reconcile figures, request/reply. Sender: ingress ({@code GET /v1/reconcile}), health. Reply
+   * JSON {@code {"pending", "in_progress", "done", "dead", "oldest_pending_age_s",
+   * "drain_rate_per_s", "store", "draining"}}.
+   */
+  public static final String RECONCILE_STATUS = "geocode.reconcile.status";
+
+  // The state verticle's addresses: one group per module of the store (debts, corrections, cache).
+  // A new module (audit, batches) adds its own group here and its handlers in StateVerticle.
+
+  /**
+   * Queue debts, request/reply. Sender: each chain instance's buffer, one message per flush. Body
+   * {@link DebtBatch}; reply JSON {@code {"accepted": n, "duplicate": n, "refused": n}} once written
+   * (refused: disk nearly full). Fails with {@link FailureCode#STORE_UNAVAILABLE} when the store
+   * cannot write (the sender keeps the batch and retries).
+   */
+  public static final String STATE_DEBTS_ENQUEUE = "geocode.state.debts.enqueue";
+
+  /**
+   * Lease debts, request/reply. Sender: the reconciler. Body JSON {@code {"owner", "max",
+   * "lease_ms"}}; reply {@code {"items": [LeasedDebt JSON…]}}, oldest {@code accepted_at} first:
+   * due pending items and items whose lease expired.
+   */
+  public static final String STATE_DEBTS_LEASE = "geocode.state.debts.lease";
+
+  /**
+   * Settle one leased debt, request/reply. Sender: the reconciler. Body JSON {@code {"op",
+   * "owner", "item": LeasedDebt}} plus, by op: {@code correct} {@code "repair": Repair} (the
+   * idempotency entry, the cached-index entry, the outbox record and the debt change in one
+   * transaction); {@code confirm}; {@code retry} {@code "not_before_ms", "error"};
+   * {@code dead} {@code "error"}; {@code release} {@code "not_before_ms"} (no attempt counted).
+   * Reply {@code {"ok": bool, "correction"?: Correction JSON}}; {@code ok} false when the lease was
+   * lost (another reconciler owns the item).
+   */
+  public static final String STATE_DEBTS_SETTLE = "geocode.state.debts.settle";
+
+  /** Queue figures, request/reply: reply {@code {"pending", "in_progress", "done", "dead", "oldest_pending_age_s"}}. */
+  public static final String STATE_DEBTS_STATS = "geocode.state.debts.stats";
+
+  /**
+   * Page the outbox, request/reply. Body JSON {@code {"after": cursor|null, "limit"}}; reply
+   * {@code {"corrections": [Correction JSON…], "next": cursor}}, oldest first; an empty page keeps
+   * the cursor. Fails with {@link FailureCode#BAD_REQUEST} for a cursor that is not one.
+   */
+  public static final String STATE_CORRECTIONS_PAGE = "geocode.state.corrections.page";
+
+  /**
+   * A delivery cursor, request/reply. Body JSON {@code {"name"}} (read) or {@code {"name",
+   * "cursor"}} (write); reply {@code {"cursor": cursor|null, "head": the newest cursor|null}}.
+   */
+  public static final String STATE_CORRECTIONS_CURSOR = "geocode.state.corrections.cursor";
+
+  /**
+   * The memory store's write-behind, request/reply. Sender: dedupe and index (memory store only),
+   * one message per flush. Body {@link CacheWrites}; reply {@code {"written": n}} (newer answers
+   * are never replaced by older ones). No handler when the state store keeps no cache (Redis).
+   */
+  public static final String STATE_CACHE_WRITE = "geocode.state.cache.write";
+
+  /**
+   * Load the memory store back at start, request/reply. Body JSON {@code {"kind": "idem"|"index",
+   * "limit"}}; reply {@link CacheWrites}: the most recent entries first, expired ones left out.
+   */
+  public static final String STATE_CACHE_LOAD = "geocode.state.cache.load";
+
+  /**
+   * State store status, request/reply. Reply JSON {@code {"store", "reachable", "path"?,
+   * "persistent", "disk_free_mb"?, "refusing", "refused_total", "detail"?}}.
+   */
+  public static final String STATE_STATUS = "geocode.state.status";
+
   /** Header on every request: milliseconds left, measured by the sender at sending. */
   public static final String DEADLINE_HEADER = "x-deadline-ms";
 

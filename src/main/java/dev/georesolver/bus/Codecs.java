@@ -17,7 +17,9 @@ public final class Codecs {
       new RecordCodec<>(DedupeVerdict.class, DedupeVerdict::toJson, DedupeVerdict::fromJson),
       new RecordCodec<>(DedupeComplete.class, DedupeComplete::toJson, DedupeComplete::fromJson),
       new RecordCodec<>(IndexEntry.class, IndexEntry::toJson, IndexEntry::fromJson),
-      new RecordCodec<>(IndexQuery.class, IndexQuery::toJson, IndexQuery::fromJson));
+      new RecordCodec<>(IndexQuery.class, IndexQuery::toJson, IndexQuery::fromJson),
+      new RecordCodec<>(DebtBatch.class, DebtBatch::toJson, DebtBatch::fromJson),
+      new RecordCodec<>(CacheWrites.class, CacheWrites::toJson, CacheWrites::fromJson));
 
   private Codecs() {}
 

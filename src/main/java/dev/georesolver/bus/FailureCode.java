@@ -14,7 +14,9 @@ public enum FailureCode {
   /** No rung can serve this request's intent as the ladder is configured. */
   MISCONFIGURED(503),
   /** A bug in the router: an exception in the walker. */
-  ROUTER_ERROR(500);
+  ROUTER_ERROR(500),
+  /** The durable store could not do it now (slow, down, or refusing for lack of disk); retry later. */
+  STORE_UNAVAILABLE(507);
 
   private final int code;
 

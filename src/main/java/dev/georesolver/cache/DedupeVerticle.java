@@ -1,6 +1,7 @@
 package dev.georesolver.cache;
 
 import dev.georesolver.bus.Addresses;
+import dev.georesolver.bus.CacheWrites;
 import dev.georesolver.bus.DedupeClaim;
 import dev.georesolver.bus.DedupeComplete;
 import dev.georesolver.bus.DedupeVerdict;
@@ -8,10 +9,13 @@ import dev.georesolver.bus.StoredAnswer;
 import dev.georesolver.config.IdempotencyConfig;
 import dev.georesolver.config.MarginsConfig;
 import dev.georesolver.metrics.Metrics;
+import dev.georesolver.state.StateVerticle;
+import dev.georesolver.state.WriteBuffer;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
@@ -39,6 +43,11 @@ import java.util.Map;
  * A leader's outcome is stored (resolved answers, for the TTL the chain gives) and released to its
  * waiters here and on other instances. A leader that never reports is given up at its deadline plus
  * {@code routing.margins.leader_grace_ms}. The shared store being down degrades this to one-instance behaviour.
+ *
+ * <p>With the memory store and a state store that keeps a cache (SQLite), stored answers are
+ * written behind to it in batches ({@link WriteBuffer}: no bus hop per answer) and loaded back into
+ * L1 at start, most recent first, so a restart keeps its replays. Corrections
+ * ({@link Addresses#CORRECTIONS}) replace an L1 entry unless it holds a newer answer.
  */
 public final class DedupeVerticle extends VerticleBase {
 
@@ -54,6 +63,8 @@ public final class DedupeVerticle extends VerticleBase {
   private final Metrics metrics;
   private MemoryStore l1;
   private SharedStore shared;
+  /** The write-behind to the state store (memory store only), or null. */
+  private WriteBuffer<CacheWrites.Idem> behind;
 
   /** The requests waiting on this instance for one leader's walk. */
   private static final class Flight {
@@ -102,10 +113,53 @@ public final class DedupeVerticle extends VerticleBase {
     shared = redisUrl == null ? SharedStore.NONE
         : new RedisSharedStore(vertx, new GuardedRedis(vertx, "dedupe", redisUrl, cfg.commandTimeoutMs(), metrics), cfg.keyPrefix(), clock);
     var bus = vertx.eventBus();
-    return Future.all(
+    return (redisUrl == null ? loadBehind() : Future.succeededFuture()).compose(v -> Future.all(
         bus.<DedupeClaim>consumer(Addresses.DEDUPE_CLAIM, this::onClaim).completion(),
         bus.<DedupeComplete>consumer(Addresses.DEDUPE_COMPLETE, this::onComplete).completion(),
-        bus.consumer(Addresses.DEDUPE_STATUS, m -> status().onSuccess(m::reply)).completion());
+        bus.<JsonObject>consumer(Addresses.CORRECTIONS, m -> onCorrection(m.body())).completion(),
+        bus.consumer(Addresses.DEDUPE_STATUS, m -> status().onSuccess(m::reply)).completion()));
+  }
+
+  /**
+   * Loads what the state store kept of the memory store (nothing when it keeps no cache: then no
+   * write-behind either), and starts writing behind.
+   */
+  private Future<Void> loadBehind() {
+    return vertx.eventBus().<CacheWrites>request(Addresses.STATE_CACHE_LOAD,
+            new JsonObject().put("kind", "idem").put("limit", cfg.maxEntries()), new DeliveryOptions().setSendTimeout(60_000))
+        .map(m -> {
+          List<CacheWrites.Idem> kept = m.body().idem();
+          for (int i = kept.size() - 1; i >= 0; i--) {
+            CacheWrites.Idem e = kept.get(i);
+            l1.put(e.key(), new StoredEntry(e.answer(), e.storedAtMs(), e.ttlMs()));
+          }
+          log.info("dedupe: {} stored answers loaded from the state store", kept.size());
+          behind = new WriteBuffer<>(vertx, "cache", Addresses.STATE_CACHE_WRITE,
+              StateVerticle.flushMs(m.headers()), StateVerticle.bufferMax(m.headers()),
+              batch -> new CacheWrites(batch, List.of()), CacheWrites.Idem::key, n -> metrics.stateRefused("cache", n));
+          return (Void) null;
+        })
+        .otherwise(t -> {
+          log.debug("dedupe: no state store keeps the memory store ({})", t.getMessage());
+          return null;
+        });
+  }
+
+  /** A correction replaces the L1 entry of its key unless L1 holds a newer answer. */
+  private void onCorrection(JsonObject c) {
+    try {
+      String key = c.getString("idempotency_key");
+      long degradedAt = c.getJsonObject("before").getLong("resolved_at_ms", 0L);
+      StoredAnswer answer = StoredAnswer.fromJson(c.getJsonObject("answer"));
+      StoredEntry held = l1.get(key);
+      if (held != null && held.answer().resolvedAtMs() > degradedAt) {
+        return;
+      }
+      long ttl = (answer.degraded() ? cfg.degradedTtlSeconds() : cfg.ttlSeconds()) * 1000L;
+      l1.put(key, new StoredEntry(answer, c.getLong("corrected_at_ms", clock.millis()), ttl));
+    } catch (RuntimeException e) {
+      log.warn("dedupe: unreadable correction ignored: {}", e.getMessage());
+    }
   }
 
   @Override
@@ -220,7 +274,11 @@ public final class DedupeVerticle extends VerticleBase {
     StoredAnswer answer = d.result() == null ? null : StoredAnswer.of(d.result());
     boolean store = answer != null && answer.resolved() && d.ttlMs() > 0;
     if (store) {
-      l1.put(d.key(), new StoredEntry(answer, clock.millis(), d.ttlMs()));
+      StoredEntry e = new StoredEntry(answer, clock.millis(), d.ttlMs());
+      l1.put(d.key(), e);
+      if (behind != null) {
+        behind.add(new CacheWrites.Idem(d.key(), e.storedAtMs(), e.ttlMs(), answer));
+      }
     }
     shared.complete(d.key(), d.coalesceKey(), answer, store ? d.ttlMs() : 0);
     release(d.coalesceKey(), answer == null ? DedupeVerdict.BYPASS : DedupeVerdict.joined(answer));

@@ -34,6 +34,7 @@ import dev.georesolver.provider.ReverseQuery;
 import dev.georesolver.tenant.Tenant;
 import dev.georesolver.tenant.Tenants;
 import dev.georesolver.tier.TierBreaker;
+import dev.georesolver.reconcile.DebtBuffer;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.DeliveryOptions;
@@ -82,12 +83,18 @@ public final class ChainVerticle extends VerticleBase {
 
   private final Metrics metrics;
   private final MarginsConfig margins;
+  /** Debts (degraded answers, refusals after failing rungs) on their way to the reconcile queue. */
+  private DebtBuffer debts;
+  private final boolean owesDebts;
 
   /**
    * @param writeThrough whether the cached index is deployed: then resolved answers are written
    *     through to it and {@code /health/ready} reports it
+   * @param owesDebts whether a state store takes this chain's debts (degraded answers, refusals
+   *     after failing rungs) for the reconciler; else none are queued
    */
-  public ChainVerticle(Manifest manifest, Clock clock, Ticker ticker, Metrics metrics, boolean writeThrough) {
+  public ChainVerticle(Manifest manifest, Clock clock, Ticker ticker, Metrics metrics, boolean writeThrough, boolean owesDebts) {
+    this.owesDebts = owesDebts;
     this.metrics = metrics;
     this.manifest = manifest;
     this.clock = clock;
@@ -105,6 +112,7 @@ public final class ChainVerticle extends VerticleBase {
         i.claims().stream().map(Claim::wire).sorted().collect(Collectors.joining(","))));
     ladders = Ladders.of(manifest);
     tenants = Tenants.of(manifest);
+    debts = DebtBuffer.create(vertx, manifest, owesDebts, clock, metrics);
     var bus = vertx.eventBus();
     return Future.all(List.of(
         bus.consumer(Addresses.RESOLVE, m -> onRequest(m, Direction.FORWARD)).completion(),
@@ -162,6 +170,7 @@ public final class ChainVerticle extends VerticleBase {
         metrics.result(ar.result());
         if (ar.result() instanceof ResolveResult walked) {
           FallbackLog.record(walked);
+          debts.offer(req, tenant.id(), walked);
         }
         msg.reply(json ? ar.result().toJson() : ar.result());
       } else if (ar.cause() instanceof Misconfigured m) {
@@ -382,7 +391,11 @@ public final class ChainVerticle extends VerticleBase {
         ? vertx.eventBus().<JsonObject>request(Addresses.INDEX_STATUS, "", o).map(Message::body)
             .otherwise(e -> new JsonObject().put("reachable", false).put("detail", "index verticle did not answer"))
         : Future.succeededFuture(null);
-    Future.join(Future.all(tiers), store, index).onComplete(ar -> {
+    Future<JsonObject> state = vertx.eventBus().<JsonObject>request(Addresses.STATE_STATUS, "", o).map(Message::body)
+        .otherwise(e -> new JsonObject().put("reachable", false).put("detail", "state verticle did not answer"));
+    Future<JsonObject> reconcile = vertx.eventBus().<JsonObject>request(Addresses.RECONCILE_STATUS, "", o).map(Message::body)
+        .otherwise(e -> null);
+    Future.join(Future.all(tiers), store, index, Future.join(state, reconcile)).onComplete(ar -> {
       JsonArray ts = new JsonArray();
       boolean anyUsable = false;
       for (Future<JsonObject> f : tiers) {
@@ -397,7 +410,9 @@ public final class ChainVerticle extends VerticleBase {
           .put("tiers", ts)
           .put("disabled_tiers", new JsonObject(new HashMap<>(manifest.disabledTiers())))
           .put("store", store.result())
-          .put("index", index.result()));
+          .put("index", index.result())
+          .put("state", state.result())
+          .put("reconcile", reconcile.result()));
     });
   }
 }

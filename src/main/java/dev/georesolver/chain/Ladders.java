@@ -18,8 +18,9 @@ import java.util.Set;
 /**
  * The ladder a request walks: the enabled tiers, in order, trimmed to those whose claim the intent
  * accepts, that can answer the direction, and — for a tenant whose residency is strict — that run
- * in the tenant's region. One rule for every path that calls tiers (the chain; the reconciler and
- * batch jobs walking for a tenant), so none of them can send an address where another would not.
+ * in the tenant's region. One rule for every path that calls tiers (the chain; the reconciler, which
+ * walks the part above an item's served rung; batch jobs walking for a tenant), so none of them can
+ * send an address where another would not.
  *
  * <p>A tier runs in its {@code region} (default {@code global}); a local rung ({@code cached_index},
  * {@code gazetteer}) runs where the deployment runs, {@code routing.region}. For a strict tenant a
@@ -108,5 +109,24 @@ public final class Ladders {
   /** Whether a tier runs in {@code region}: its own region, or the deployment's for a local rung. */
   public static boolean inRegion(TierConfig tier, String region, RoutingConfig routing) {
     return region.equals(routing.regionOf(tier));
+  }
+
+  /**
+   * The rungs above {@code servedRung} in {@code ladder}, top first; the whole ladder when
+   * {@code servedRung} is null (a refusal) or no longer in it. What the reconciler walks.
+   */
+  public static List<TierConfig> above(List<TierConfig> ladder, String servedRung) {
+    int i = servedRung == null ? -1 : indexOf(ladder, servedRung);
+    return i < 0 ? ladder : ladder.subList(0, i);
+  }
+
+  /** The position of {@code tier} in {@code ladder}, or -1. */
+  public static int indexOf(List<TierConfig> ladder, String tier) {
+    for (int i = 0; i < ladder.size(); i++) {
+      if (ladder.get(i).name().equals(tier)) {
+        return i;
+      }
+    }
+    return -1;
   }
 }

@@ -1,6 +1,7 @@
 package dev.georesolver.cli;
 
 import dev.georesolver.GeoResolver;
+import dev.georesolver.Role;
 import dev.georesolver.bus.Addresses;
 import dev.georesolver.bus.FailureCode;
 import dev.georesolver.config.Manifest;
@@ -16,6 +17,7 @@ import io.vertx.core.eventbus.ReplyFailure;
 import io.vertx.core.json.JsonObject;
 
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -24,13 +26,13 @@ import java.util.concurrent.ThreadLocalRandom;
  * its answers are exactly the server's. Batch rows carry {@link Addresses#PRIORITY_HEADER}
  * {@value Addresses#PRIORITY_BATCH}.
  *
- * <p>{@code GeoResolver} deploys its HTTP ingress too; here it listens on a free port chosen by the
- * system for as long as the command runs.
+ * <p>It runs the chain and the tiers only ({@link Role}): no HTTP port is opened and no durable
+ * store is taken, so it runs beside a server on the same manifest and state file.
  */
 final class EmbeddedResolver implements Resolver {
 
-  /** How long past a request's budget to wait for the chain's reply, as the HTTP ingress does. */
-  private static final long GRACE_MS = 250;
+  /** How long past a request's budget to wait for the chain's reply: the manifest's ingress grace, as HTTP waits. */
+  private final long graceMs;
 
   /** First wait before asking again after no answer in time, ms; doubled each time, jittered. */
   private static final long RETRY_BASE_MS = 200;
@@ -43,6 +45,7 @@ final class EmbeddedResolver implements Resolver {
   private EmbeddedResolver(Vertx vertx, Manifest manifest, String manifestPath, int retries) {
     this.vertx = vertx;
     this.manifest = manifest;
+    this.graceMs = manifest.routing().margins().ingressGraceMs();
     this.manifestPath = manifestPath;
     this.retries = retries;
   }
@@ -57,10 +60,11 @@ final class EmbeddedResolver implements Resolver {
   static EmbeddedResolver start(Manifest manifest, String manifestPath, String redisUrl, Map<String, String> env, int retries)
       throws CliException {
     Vertx vertx = Vertx.vertx(new VertxOptions().setAddressResolverOptions(ServeCommand.dnsOptions()));
-    // One ingress on a free port (instances sharing port 0 would each try to bind the first one's port),
-    // and one chain: the command's own requests are all it serves.
+    // The chain and the tiers only, one chain instance: the command's own requests, asked over the
+    // event bus, are all it serves. No HTTP port, and no durable store (a running server may hold the
+    // state file; a batch resumes from its own progress file; debts would outlive the process).
     GeoResolver.Options options = GeoResolver.Options.defaults(0, env).withRedis(ServeCommand.storeUrl(redisUrl, manifest))
-        .withInstances(1);
+        .withInstances(1).withRoles(Set.of(Role.CHAIN, Role.TIERS));
     try {
       GeoResolver.deploy(vertx, manifest, options).await();
     } catch (Exception e) {
@@ -102,7 +106,7 @@ final class EmbeddedResolver implements Resolver {
   private Future<JsonObject> send(Direction direction, JsonObject request, boolean batch) {
     long budget = budgetMs(request);
     DeliveryOptions o = new DeliveryOptions()
-        .setSendTimeout(budget + GRACE_MS)
+        .setSendTimeout(budget + graceMs)
         .addHeader(Addresses.DEADLINE_HEADER, Long.toString(budget));
     if (batch) {
       o.addHeader(Addresses.PRIORITY_HEADER, Addresses.PRIORITY_BATCH);
@@ -129,6 +133,7 @@ final class EmbeddedResolver implements Resolver {
       case RECIPIENT_FAILURE, ERROR -> switch (FailureCode.of(re.failureCode()).orElse(FailureCode.ROUTER_ERROR)) {
         case BAD_REQUEST -> Unanswered.invalid(re.getMessage());
         case FORBIDDEN -> Unanswered.invalid("forbidden: " + re.getMessage());
+        case STORE_UNAVAILABLE -> new Unanswered(Unanswered.Kind.UNAVAILABLE, "the state store: " + re.getMessage());
         case MISCONFIGURED -> new Unanswered(Unanswered.Kind.UNAVAILABLE, "misconfigured: " + re.getMessage());
         case DEADLINE_EXCEEDED -> new Unanswered(Unanswered.Kind.FAILED, "the budget was spent before the router could start");
         case ROUTER_ERROR -> new Unanswered(Unanswered.Kind.FAILED, re.getMessage());

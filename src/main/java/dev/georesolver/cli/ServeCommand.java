@@ -1,6 +1,7 @@
 package dev.georesolver.cli;
 
 import dev.georesolver.GeoResolver;
+import dev.georesolver.state.StateStoreException;
 import dev.georesolver.config.Manifest;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -80,6 +81,12 @@ final class ServeCommand implements Callable<Integer> {
         .withRedis(storeUrl(redis, m))
         .withInstances(loops);
     GeoResolver.deploy(vertx, m, options).onFailure(t -> {
+      if (t instanceof StateStoreException) {
+        // A state file that is not a database or is held by another process: the operator's to fix, like a manifest.
+        context.err().println("georesolver: refusing to start: " + t.getMessage());
+        vertx.close().onComplete(x -> System.exit(Exit.USAGE));
+        return;
+      }
       log.error("georesolver failed to start: {}", t.getMessage(), t);
       vertx.close().onComplete(x -> System.exit(1));
     });

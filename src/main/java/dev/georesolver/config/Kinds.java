@@ -240,10 +240,15 @@ final class Kinds {
    * {@code uniqueBy}, a later element repeating an earlier one's value of that field is a problem.
    */
   static <S extends Settings> Kind<List<S>> list(Section<S> section, Field<?> uniqueBy) {
+    return list(section, uniqueBy, false);
+  }
+
+  /** As {@link #list(Section, Field)}; with {@code emptyAllowed}, {@code []} is a valid (empty) list. */
+  static <S extends Settings> Kind<List<S>> list(Section<S> section, Field<?> uniqueBy, boolean emptyAllowed) {
     return new Kind<>() {
       @Override
       public List<S> read(Object raw, String path, Problems problems) {
-        if (!(raw instanceof List<?> list) || list.isEmpty()) {
+        if (!(raw instanceof List<?> list) || (list.isEmpty() && !emptyAllowed)) {
           problems.add(path, absentProblem());
           return null;
         }
@@ -272,7 +277,7 @@ final class Kinds {
 
       @Override
       public String absentProblem() {
-        return "must be a non-empty list";
+        return emptyAllowed ? "must be a list" : "must be a non-empty list";
       }
     };
   }

@@ -59,6 +59,18 @@ public final class Manifest {
   public static final Field<ServerConfig> SERVER = SECTION.section("server", ServerConfig.SECTION)
       .byDefault(ServerConfig.SECTION.defaults());
 
+  /** The durable store; each field defaults on its own ({@link StateConfig}). */
+  public static final Field<StateConfig> STATE = SECTION.section("state", StateConfig.SECTION)
+      .byDefault(StateConfig.SECTION.defaults());
+
+  /** The reconciler; each field defaults on its own ({@link ReconcileConfig}). */
+  public static final Field<ReconcileConfig> RECONCILE = SECTION.section("reconcile", ReconcileConfig.SECTION)
+      .byDefault(ReconcileConfig.SECTION.defaults());
+
+  /** Delivery of corrections; each field defaults on its own ({@link CorrectionsConfig}). */
+  public static final Field<CorrectionsConfig> CORRECTIONS = SECTION.section("corrections", CorrectionsConfig.SECTION)
+      .byDefault(CorrectionsConfig.SECTION.defaults());
+
   static {
     SECTION.rule((v, at) -> {
       String name = v.get(DEFAULT_INTENT);
@@ -187,6 +199,21 @@ public final class Manifest {
   /** See {@link #CRS_DEFINITIONS}; unmodifiable. */
   public Map<String, String> crsDefinitions() {
     return root.get(CRS_DEFINITIONS);
+  }
+
+  /** See {@link #STATE}. */
+  public StateConfig state() {
+    return root.get(STATE);
+  }
+
+  /** See {@link #RECONCILE}. */
+  public ReconcileConfig reconcile() {
+    return root.get(RECONCILE);
+  }
+
+  /** See {@link #CORRECTIONS}. */
+  public CorrectionsConfig corrections() {
+    return root.get(CORRECTIONS);
   }
 
   /** Tiers left out of the ladder at start, with why (credential unset, unreadable or empty); unmodifiable. */

@@ -155,6 +155,11 @@ public final class Section<T extends Settings> {
     return add(key, Kinds.list(section, uniqueBy));
   }
 
+  /** A list of sections that may be empty ({@code []}); with {@code uniqueBy}, as {@link #list}. */
+  public <S extends Settings> Field<List<S>> listOrEmpty(String key, Section<S> section, Field<?> uniqueBy) {
+    return add(key, Kinds.list(section, uniqueBy, true));
+  }
+
   /**
    * Named sections ({@code intents: {describe: {...}}}); each entry's name is its
    * {@link Settings#entryKey()}.

@@ -145,11 +145,13 @@ public final class TierConfig extends Settings {
   }
 
   private static String endpointProblem(String endpoint) {
-    if (endpoint == null) {
-      return "is required for this adapter";
-    }
+    return endpoint == null ? "is required for this adapter" : httpUrlProblem(endpoint);
+  }
+
+  /** Why {@code url} is not an absolute http(s) URL with a host, or null when it is one. */
+  static String httpUrlProblem(String url) {
     try {
-      URI u = new URI(endpoint);
+      URI u = new URI(url);
       boolean http = "http".equals(u.getScheme()) || "https".equals(u.getScheme());
       return http && u.getHost() != null ? null : "must be an absolute http(s) URL with a host";
     } catch (URISyntaxException e) {

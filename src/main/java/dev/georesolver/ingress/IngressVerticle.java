@@ -5,6 +5,7 @@ import dev.georesolver.compat.CompatRoutes;
 import dev.georesolver.config.Manifest;
 import dev.georesolver.config.MarginsConfig;
 import dev.georesolver.deadline.Ticker;
+import dev.georesolver.corrections.CorrectionRoutes;
 import dev.georesolver.metrics.Metrics;
 import dev.georesolver.provider.Direction;
 import dev.georesolver.tenant.Tenants;
@@ -108,6 +109,8 @@ public final class IngressVerticle extends VerticleBase {
     router.get("/v1/reverse").handler(new GeocodeHandler(bus, validator, Direction.REVERSE, metrics, body, grace, auth));
     // Drop-in Nominatim and Google endpoints in front of the same chain, asking the same tenants.
     CompatRoutes.mount(router, bus, validator, auth.gate(), margins);
+    // The corrections feed and stream (each tenant its own), and the reconcile figures (admin).
+    CorrectionRoutes.mount(router, bus, auth);
     router.get("/health/live").handler(ctx -> ctx.response().putHeader("content-type", "application/json")
         .end(new JsonObject().put("status", "live").toBuffer()));
     router.get("/health/ready").handler(new HealthHandler(bus, margins.healthTimeoutMs()));

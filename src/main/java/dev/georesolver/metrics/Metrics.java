@@ -350,6 +350,59 @@ public final class Metrics {
     gauge("store|" + store, "georesolver_store_available", "store", store).set(up ? 1 : 0);
   }
 
+  // ---- durable state, reconciliation and corrections ----
+
+  /** Counts new durable records refused (disk nearly full, or a full buffer), by module. */
+  public void stateRefused(String module, int n) {
+    counter("sr|" + module, "georesolver_state_refused", "New durable records refused (disk nearly full or buffer full)",
+        "module", module).increment(n);
+  }
+
+  /** Sets the reconcile queue's figures ({@code /v1/reconcile}). */
+  public void reconcile(long pending, long inProgress, long done, long dead, double oldestPendingAgeS, double drainRatePerS) {
+    reconcileGauge("pending").set(pending);
+    reconcileGauge("in_progress").set(inProgress);
+    reconcileGauge("done").set(done);
+    reconcileGauge("dead").set(dead);
+    decimal("georesolver_reconcile_oldest_pending_age_seconds", "Age of the oldest queued degraded answer")
+        .set(Double.doubleToLongBits(oldestPendingAgeS));
+    decimal("georesolver_reconcile_drain_rate_per_second", "Queued items settled per second over the last minute")
+        .set(Double.doubleToLongBits(drainRatePerS));
+  }
+
+  /** Counts one settled reconcile item by outcome: corrected, confirmed, retried, dead, released. */
+  public void reconciled(String outcome) {
+    counter("ro|" + outcome, "georesolver_reconcile_items", "Reconcile items settled, by outcome", "outcome", outcome).increment();
+  }
+
+  /** Counts a correction delivery by channel ({@code bus}, {@code webhook}) and result ({@code ok}, {@code failed}). */
+  public void correctionDelivery(String channel, String result) {
+    counter("cd|" + channel + '|' + result, "georesolver_correction_deliveries", "Corrections delivered, by channel and result",
+        "channel", channel, "result", result).increment();
+  }
+
+  private java.util.concurrent.atomic.AtomicLong reconcileGauge(String state) {
+    return longs.computeIfAbsent("rq|" + state, k -> {
+      java.util.concurrent.atomic.AtomicLong v = new java.util.concurrent.atomic.AtomicLong();
+      io.micrometer.core.instrument.Gauge.builder("georesolver_reconcile_queue", v, java.util.concurrent.atomic.AtomicLong::get)
+          .description("Reconcile queue items by state").tag("state", state).register(registry);
+      return v;
+    });
+  }
+
+  /** A gauge of a double, held as its bits in an {@code AtomicLong}. */
+  private java.util.concurrent.atomic.AtomicLong decimal(String name, String help) {
+    return decimals.computeIfAbsent(name, k -> {
+      java.util.concurrent.atomic.AtomicLong v = new java.util.concurrent.atomic.AtomicLong(Double.doubleToLongBits(0));
+      io.micrometer.core.instrument.Gauge.builder(name, v, b -> Double.longBitsToDouble(b.get()))
+          .description(help).register(registry);
+      return v;
+    });
+  }
+
+  private final Map<String, java.util.concurrent.atomic.AtomicLong> longs = new ConcurrentHashMap<>();
+  private final Map<String, java.util.concurrent.atomic.AtomicLong> decimals = new ConcurrentHashMap<>();
+
   private Counter counter(String key, String name, String help, String... tags) {
     return counters.computeIfAbsent(key, k -> Counter.builder(name).description(help).tags(tags).register(registry));
   }

@@ -177,6 +177,21 @@ class TenantScenarioTest {
   }
 
   @Test
+  @DisplayName("a tenant reads its own corrections feed: another tenant's or everyone's needs an admin key")
+  void shouldKeepEachTenantToItsOwnCorrections() {
+    assertProblem(get("/v1/corrections", null), 401);
+    HttpResponse<Buffer> own = get("/v1/corrections", ACME);
+    assertThat(own.statusCode()).as(own.bodyAsString()).isEqualTo(200);
+    assertThat(own.bodyAsJsonObject().getJsonArray("corrections")).isEmpty();
+    assertProblem(get("/v1/corrections?tenant=root", ACME), 403);
+    assertProblem(get("/v1/corrections?tenant=*", ACME), 403);
+    assertProblem(get("/v1/reconcile", ACME), 403);
+    assertThat(get("/v1/corrections?tenant=acme", ROOT).statusCode()).isEqualTo(200);
+    assertThat(get("/v1/corrections?tenant=*", ROOT).statusCode()).isEqualTo(200);
+    assertThat(get("/v1/reconcile", ROOT).statusCode()).isEqualTo(200);
+  }
+
+  @Test
   @DisplayName("the dashboard and its event stream take the admin key as a browser sends it (Basic), after a 401 that asks for it")
   void shouldLetABrowserReachTheDashboardWithTheAdminKey(Vertx vertx) {
     HttpResponse<Buffer> asked = get("/dashboard/", null);

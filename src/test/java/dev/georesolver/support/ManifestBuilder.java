@@ -72,8 +72,9 @@ public final class ManifestBuilder {
     return this;
   }
 
+  /** The manifest's YAML, with a private state file and no reconciler unless {@link #extra} gives them ({@link TestState}). */
   public String yaml() {
-    return "routing:\n"
+    return TestState.isolate("routing:\n"
         + "  budget_ms: " + budgetMs + "\n"
         + "  max_budget_ms: " + maxBudgetMs + "\n"
         + "  admission_factor: " + admissionFactor + "\n"
@@ -83,7 +84,7 @@ public final class ManifestBuilder {
         + "    deduplication_store: \"memory\"\n"
         + "  tiers:\n"
         + String.join("", tiers)
-        + extra;
+        + extra);
   }
 
   /** The manifest, loaded with an empty environment. */

@@ -29,10 +29,13 @@ public final class ResolverProcess implements AutoCloseable {
   private final List<String> stderr = Collections.synchronizedList(new ArrayList<>());
   private volatile int port = -1;
 
+  private final List<Thread> readers = new ArrayList<>(2);
+
   private ResolverProcess(Process process) {
     this.process = process;
-    reader(process.getInputStream(), stdout, true).start();
-    reader(process.getErrorStream(), stderr, false).start();
+    readers.add(reader(process.getInputStream(), stdout, true));
+    readers.add(reader(process.getErrorStream(), stderr, false));
+    readers.forEach(Thread::start);
   }
 
   /** The test JVM's classpath without the test classes and resources. */
@@ -104,6 +107,19 @@ public final class ResolverProcess implements AutoCloseable {
     }
   }
 
+  /** Kills the process at once (SIGKILL, as {@code kill -9}), as a crash would, and waits for it to end. */
+  public void kill() throws InterruptedException {
+    process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    for (Thread t : readers) {
+      t.join(10_000);
+    }
+  }
+
+  /** Whether the process still runs. */
+  public boolean alive() {
+    return process.isAlive();
+  }
+
   /** Stops the process (SIGTERM, then SIGKILL after 10 s) and waits for its output to be read. */
   @Override
   public void close() throws InterruptedException {
@@ -111,6 +127,10 @@ public final class ResolverProcess implements AutoCloseable {
     if (!process.waitFor(10, TimeUnit.SECONDS)) {
       process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
     }
-    Thread.sleep(100);
+    // Every line the process wrote is read before its output is looked at (a loaded machine may
+    // take longer than any fixed pause to schedule the readers).
+    for (Thread t : readers) {
+      t.join(10_000);
+    }
   }
 }

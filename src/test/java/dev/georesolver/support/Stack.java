@@ -50,7 +50,7 @@ public final class Stack {
       Map<String, LocalAdapterFactory> local, String redisUrl) {
     Manifest m;
     try {
-      m = ManifestLoader.parse(yaml, env);
+      m = ManifestLoader.parse(TestState.isolate(yaml), env);
     } catch (Exception e) {
       return Future.failedFuture(e);
     }

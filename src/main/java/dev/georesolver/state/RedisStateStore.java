@@ -1,0 +1,471 @@
+package dev.georesolver.state;
+
+import dev.georesolver.bus.Correction;
+import dev.georesolver.bus.Debt;
+import dev.georesolver.bus.IndexEntry;
+import dev.georesolver.bus.LeasedDebt;
+import dev.georesolver.bus.Repair;
+import dev.georesolver.cache.GuardedRedis;
+import dev.georesolver.cache.StoredEntry;
+import dev.georesolver.reconcile.Corrections;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
+import io.vertx.redis.client.ResponseType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The shared backend: a stream with a consumer group for the queue (each entry goes to exactly one
+ * reconciler; a dead reconciler's entries are taken over with {@code XAUTOCLAIM} once idle longer
+ * than the lease), a hash per item, and a stream for the outbox ({@link RedisKeys}). Each step that
+ * must be atomic is one Lua script — queueing once, leasing, settling under the lease, and the
+ * correction itself (idempotency entry, cached-index entry, outbox record and item state together).
+ * A script runs alone on the server, so it is as atomic as {@code WATCH}/{@code MULTI} and needs no
+ * connection held between the check and the write.
+ *
+ * <p>Durability is Redis's own: at start the server's {@code appendonly} and {@code save} settings
+ * are read, and a server that keeps nothing on disk is reported in the log and in the status.
+ * The scripts touch item markers they compute from the prefix, so Redis Cluster is not supported.
+ * Use from the state verticle's context.
+ */
+public final class RedisStateStore implements StateStore {
+
+  private static final Logger log = LoggerFactory.getLogger(RedisStateStore.class);
+
+  /** Done items' markers live this long, seconds, so a later degraded answer of the same request can reopen them. */
+  static final long DONE_MARKER_TTL_S = 7 * 86_400;
+  /** How long the "corrected" marker of an answer is kept, seconds. */
+  static final long CORRECTED_TTL_S = 30 * 86_400;
+
+  private static final String ENQUEUE = """
+      local m, stream = KEYS[1], KEYS[2]
+      local st = redis.call('HGET', m, 'state')
+      local t = tonumber(ARGV[2])
+      if st and (st == 'dead' or t <= tonumber(redis.call('HGET', m, 'answer_resolved_at') or '0')) then return 0 end
+      if not st or st == 'done' then
+        local id = redis.call('XADD', stream, '*', 'k', ARGV[4])
+        redis.call('HDEL', m, 'outcome', 'lease_owner', 'lease_until', 'last_error')
+        redis.call('HSET', m, 'debt', ARGV[1], 'state', 'pending', 'attempts', 0, 'answer_resolved_at', ARGV[2],
+          'accepted_at', ARGV[3], 'entry', id)
+        redis.call('PERSIST', m)
+        return 1
+      end
+      redis.call('HSET', m, 'debt', ARGV[1], 'answer_resolved_at', ARGV[2])
+      return 1
+      """;
+
+  private static final String LEASE = """
+      local stream, delayed, group, owner = KEYS[1], KEYS[2], ARGV[1], ARGV[2]
+      local max, leaseMs, now, mp = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6]
+      local due = redis.call('ZRANGEBYSCORE', delayed, '-inf', now, 'LIMIT', 0, max)
+      for _, k in ipairs(due) do
+        if redis.call('ZREM', delayed, k) == 1 and redis.call('HGET', mp .. k, 'state') == 'pending' then
+          redis.call('HSET', mp .. k, 'entry', redis.call('XADD', stream, '*', 'k', k))
+        end
+      end
+      local got, seen = {}, {}
+      local function take(entries)
+        for _, e in ipairs(entries) do
+          if #got >= max then return end
+          local id = e[1]
+          if not seen[id] then
+            seen[id] = true
+            local k = nil
+            if e[2] then for i = 1, #e[2], 2 do if e[2][i] == 'k' then k = e[2][i + 1] end end end
+            local h = k and redis.call('HMGET', mp .. k, 'state', 'entry', 'debt', 'attempts', 'accepted_at') or {}
+            if k and h[2] == id and (h[1] == 'pending' or h[1] == 'in_progress') then
+              redis.call('HSET', mp .. k, 'state', 'in_progress', 'lease_owner', owner, 'lease_until', now + leaseMs)
+              got[#got + 1] = {id, h[3], h[4] or '0', h[5] or '0'}
+            else
+              redis.call('XACK', stream, group, id)
+              redis.call('XDEL', stream, id)
+            end
+          end
+        end
+      end
+      local claimed = redis.call('XAUTOCLAIM', stream, group, owner, leaseMs, '0-0', 'COUNT', max)
+      take(claimed[2])
+      if #got < max then
+        local mine = redis.call('XREADGROUP', 'GROUP', group, owner, 'COUNT', max, 'STREAMS', stream, '0')
+        if mine then take(mine[1][2]) end
+      end
+      if #got < max then
+        local new = redis.call('XREADGROUP', 'GROUP', group, owner, 'COUNT', max - #got, 'STREAMS', stream, '>')
+        if new then take(new[1][2]) end
+      end
+      return got
+      """;
+
+  /**
+   * Settles a leased item other than by correcting it: confirm, retry (to the delayed set, due at
+   * its backoff), dead, or release (pending again, its entry kept in this reconciler's pending list
+   * so it is leased again in its place; another instance takes it over after the lease time).
+   */
+  private static final String FINISH = """
+      local m, stream, delayed, dead, done = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+      local h = redis.call('HMGET', m, 'state', 'lease_owner', 'entry')
+      if h[1] ~= 'in_progress' or h[2] ~= ARGV[1] or h[3] ~= ARGV[2] then return 0 end
+      local op = ARGV[3]
+      if op == 'release' then
+        -- The entry stays where it is in this reconciler's pending list: it comes back first, in its place.
+        redis.call('HSET', m, 'state', 'pending')
+        redis.call('HDEL', m, 'lease_owner', 'lease_until')
+        return 1
+      end
+      redis.call('XACK', stream, ARGV[6], ARGV[2])
+      redis.call('XDEL', stream, ARGV[2])
+      redis.call('HDEL', m, 'lease_owner', 'lease_until')
+      if op == 'confirm' then
+        redis.call('HSET', m, 'state', 'done', 'outcome', 'confirmed', 'entry', '')
+        redis.call('INCR', done)
+        redis.call('EXPIRE', m, ARGV[8])
+      elseif op == 'dead' then
+        redis.call('HSET', m, 'state', 'dead', 'outcome', 'dead', 'last_error', ARGV[5], 'entry', '')
+        redis.call('HINCRBY', m, 'attempts', 1)
+        redis.call('HSET', dead, ARGV[7], ARGV[5])
+      else
+        redis.call('HSET', m, 'state', 'pending', 'entry', '')
+        if op == 'retry' then
+          redis.call('HINCRBY', m, 'attempts', 1)
+          redis.call('HSET', m, 'last_error', ARGV[5])
+        end
+        redis.call('ZADD', delayed, ARGV[4], ARGV[7])
+      end
+      return 1
+      """;
+
+  /**
+   * The correction: under the lease, and only for the degraded answer the caller built it from;
+   * the idempotency and index entries only when what they hold is not newer; the outbox record
+   * once per answer. Returns {1, cursor}, {0} (lease lost) or {-1} (a newer degraded answer came in).
+   */
+  private static final String CORRECT = """
+      local m, idem, addr, geo, outbox, corrected, stream, done = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8]
+      local h = redis.call('HMGET', m, 'state', 'lease_owner', 'entry', 'answer_resolved_at')
+      if h[1] ~= 'in_progress' or h[2] ~= ARGV[1] or h[3] ~= ARGV[2] then return {0} end
+      if h[4] ~= ARGV[3] then return {-1} end
+      local t1 = tonumber(ARGV[3])
+      local cursor = ''
+      if redis.call('EXISTS', corrected) == 0 then
+        local cur = redis.call('GET', idem)
+        local write = true
+        if cur then
+          local ok, e = pcall(cjson.decode, cur)
+          if ok and type(e) == 'table' and type(e.result) == 'table' and tonumber(e.result.resolved_at_ms) and
+             tonumber(e.result.resolved_at_ms) > t1 then write = false end
+        end
+        if write then redis.call('SET', idem, ARGV[4], 'PX', ARGV[5]) end
+        if ARGV[9] == '1' then
+          local prev = tonumber(redis.call('HGET', addr, 'resolved_at') or '0')
+          if prev <= t1 then
+            redis.call('HSET', addr, 'lon', ARGV[10], 'lat', ARGV[11], 'source', ARGV[12], 'claim', ARGV[13],
+              'confidence', ARGV[14], 'resolved_at', ARGV[15])
+            if ARGV[16] ~= '' then redis.call('HSET', addr, 'label', ARGV[16]) else redis.call('HDEL', addr, 'label') end
+            if ARGV[17] ~= '' then redis.call('HSET', addr, 'precision', ARGV[17]) else redis.call('HDEL', addr, 'precision') end
+            redis.call('EXPIRE', addr, ARGV[18])
+            redis.call('GEOADD', geo, ARGV[10], ARGV[11], ARGV[19])
+          end
+        end
+        cursor = redis.call('XADD', outbox, '*', 'c', ARGV[7])
+        redis.call('SET', corrected, cursor, 'EX', ARGV[21])
+      end
+      redis.call('XACK', stream, ARGV[8], ARGV[2])
+      redis.call('XDEL', stream, ARGV[2])
+      redis.call('HDEL', m, 'lease_owner', 'lease_until')
+      redis.call('HSET', m, 'state', 'done', 'outcome', 'corrected', 'entry', '')
+      redis.call('EXPIRE', m, ARGV[20])
+      redis.call('INCR', done)
+      return {1, cursor}
+      """;
+
+  private static final String STATS = """
+      local stream, delayed, dead, done, group = KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[1]
+      local pel = redis.call('XPENDING', stream, group)
+      local first = redis.call('XRANGE', stream, '-', '+', 'COUNT', 1)
+      local oldest = first[1] and first[1][1] or ''
+      return {redis.call('XLEN', stream), pel[1], redis.call('ZCARD', delayed), tonumber(redis.call('GET', done) or '0'),
+        redis.call('HLEN', dead), oldest}
+      """;
+
+  private final GuardedRedis redis;
+  private final RedisKeys keys;
+  private final Clock clock;
+  private volatile Boolean persistent;
+  private volatile String persistence = "unknown";
+
+  public RedisStateStore(GuardedRedis redis, String prefix, Clock clock) {
+    this.redis = redis;
+    this.keys = new RedisKeys(prefix);
+    this.clock = clock;
+  }
+
+  /** Creates the consumer group (once) and reads whether the server keeps anything on disk. */
+  public Future<Void> start() {
+    return redis.send(Request.cmd(Command.XGROUP).arg("CREATE").arg(keys.reconcile()).arg(RedisKeys.GROUP).arg("0")
+            .arg("MKSTREAM"))
+        .otherwise(t -> null)
+        .compose(v -> checkPersistence())
+        .mapEmpty();
+  }
+
+  private Future<Void> checkPersistence() {
+    return Future.all(config("appendonly"), config("save")).map(all -> {
+      String aof = all.resultAt(0);
+      String save = all.resultAt(1);
+      if (aof == null && save == null) {
+        persistence = "unknown (CONFIG GET refused)";
+        log.warn("state store: cannot read the Redis persistence settings (CONFIG GET refused); make sure it keeps the queue on disk");
+        return null;
+      }
+      persistent = "yes".equalsIgnoreCase(aof) || (save != null && !save.isBlank());
+      persistence = "appendonly " + aof + ", save \"" + (save == null ? "" : save) + "\"";
+      if (!persistent) {
+        log.warn("state store: the Redis server keeps nothing on disk ({}): queued debts and corrections are lost if it restarts",
+            persistence);
+      }
+      return null;
+    });
+  }
+
+  private Future<String> config(String name) {
+    return redis.send(Request.cmd(Command.CONFIG).arg("GET").arg(name)).map(r -> {
+      Map<String, String> m = toMap(r);
+      return m.get(name);
+    }).otherwise(t -> null);
+  }
+
+  @Override
+  public String kind() {
+    return "redis";
+  }
+
+  private Request eval(String script, List<String> ks, Object... args) {
+    Request r = Request.cmd(Command.EVAL).arg(script).arg(ks.size());
+    ks.forEach(r::arg);
+    for (Object a : args) {
+      r.arg(a == null ? "" : a.toString());
+    }
+    return r;
+  }
+
+  private final Debts debts = new Debts() {
+    @Override
+    public Future<JsonObject> enqueue(List<Debt> ds) {
+      if (ds.isEmpty()) {
+        return Future.succeededFuture(new JsonObject().put("accepted", 0).put("duplicate", 0));
+      }
+      List<Request> rs = new ArrayList<>(ds.size());
+      for (Debt d : ds) {
+        rs.add(eval(ENQUEUE, List.of(keys.marker(d.debtKey()), keys.reconcile()), d.toJson().encode(), d.answerResolvedAtMs(),
+            d.acceptedAtMs(), d.debtKey()));
+      }
+      return redis.batch(rs).map(out -> {
+        int accepted = 0;
+        for (Response r : out) {
+          accepted += r != null && r.toInteger() == 1 ? 1 : 0;
+        }
+        return new JsonObject().put("accepted", accepted).put("duplicate", ds.size() - accepted);
+      });
+    }
+
+    @Override
+    public Future<List<LeasedDebt>> lease(String owner, int max, long leaseMs) {
+      return redis.send(eval(LEASE, List.of(keys.reconcile(), keys.delayed()), RedisKeys.GROUP, owner, max, leaseMs,
+          clock.millis(), keys.markerPrefix())).map(r -> {
+            List<LeasedDebt> out = new ArrayList<>();
+            if (r == null) {
+              return out;
+            }
+            for (Response e : r) {
+              Debt d = Debt.fromJson(new JsonObject(e.get(1).toString()));
+              long accepted = Long.parseLong(e.get(3).toString());
+              d = new Debt(d.idempotencyKey(), d.intent(), d.direction(), d.tenant(), d.request(), d.servedRung(), d.status(),
+                  d.reason(), d.claim(), d.lon(), d.lat(), d.confidence(), d.answerResolvedAtMs(),
+                  accepted > 0 ? accepted : d.acceptedAtMs());
+              out.add(new LeasedDebt(e.get(0).toString(), d, Integer.parseInt(e.get(2).toString())));
+            }
+            out.sort((a, b) -> a.debt().acceptedAtMs() != b.debt().acceptedAtMs()
+                ? Long.compare(a.debt().acceptedAtMs(), b.debt().acceptedAtMs()) : Cursors.compare(a.id(), b.id()));
+            return out;
+          });
+    }
+
+    @Override
+    public Future<Settled> correct(String owner, LeasedDebt item, Repair repair) {
+      return correctOnce(owner, item, repair, 3);
+    }
+
+    private Future<Settled> correctOnce(String owner, LeasedDebt item, Repair repair, int triesLeft) {
+      String marker = keys.marker(item.debt().debtKey());
+      return redis.send(Request.cmd(Command.HMGET).arg(marker).arg("debt").arg("accepted_at")).compose(h -> {
+        if (h == null || h.get(0) == null) {
+          return Future.succeededFuture(Settled.LOST);
+        }
+        Debt d = Debt.fromJson(new JsonObject(h.get(0).toString()));
+        Correction c = Corrections.build(d, repair);
+        IndexEntry e = Corrections.indexEntry(repair);
+        long now = clock.millis();
+        String entry = new StoredEntry(c.answer(), now, repair.ttlMs()).toBuffer().toString();
+        Request r = eval(CORRECT, List.of(marker, keys.idem(d.idempotencyKey()), keys.addr(e == null ? "-" : e.addrKey()),
+                keys.index(), keys.corrections(), keys.corrected(c.correctionId()), keys.reconcile(), keys.done()),
+            owner, item.id(), d.answerResolvedAtMs(), entry, Math.max(1, repair.ttlMs()), repair.correctedAtMs(),
+            c.toJson().encode(), RedisKeys.GROUP, e == null ? "0" : "1",
+            e == null ? "" : e.lon(), e == null ? "" : e.lat(), e == null ? "" : e.source(), e == null ? "" : e.claim(),
+            e == null ? "" : e.confidence(), e == null ? "" : e.resolvedAtMs(), e == null || e.label() == null ? "" : e.label(),
+            e == null || e.precision() == null ? "" : e.precision(), Math.max(1, repair.indexTtlS()),
+            e == null ? "" : e.addrKey(), DONE_MARKER_TTL_S, CORRECTED_TTL_S);
+        return redis.send(r).compose(out -> {
+          int code = out.get(0).toInteger();
+          if (code == 1) {
+            String cursor = out.size() > 1 ? out.get(1).toString() : "";
+            return Future.succeededFuture(new Settled(true, cursor.isEmpty() ? null : c.withCursor(cursor)));
+          }
+          if (code == -1 && triesLeft > 1) {
+            return correctOnce(owner, item, repair, triesLeft - 1);
+          }
+          return Future.succeededFuture(Settled.LOST);
+        });
+      });
+    }
+
+    private Future<Settled> finish(String owner, LeasedDebt item, String op, long notBeforeMs, String error) {
+      String k = item.debt().debtKey();
+      return redis.send(eval(FINISH, List.of(keys.marker(k), keys.reconcile(), keys.delayed(), keys.dead(), keys.done()),
+              owner, item.id(), op, notBeforeMs, error == null ? "" : error, RedisKeys.GROUP, k, DONE_MARKER_TTL_S))
+          .map(r -> r != null && r.toInteger() == 1 ? Settled.OK : Settled.LOST);
+    }
+
+    @Override
+    public Future<Settled> confirm(String owner, LeasedDebt item) {
+      return finish(owner, item, "confirm", 0, null);
+    }
+
+    @Override
+    public Future<Settled> retry(String owner, LeasedDebt item, long notBeforeMs, String error) {
+      return finish(owner, item, "retry", notBeforeMs, error == null ? "failed" : error);
+    }
+
+    @Override
+    public Future<Settled> dead(String owner, LeasedDebt item, String error) {
+      return finish(owner, item, "dead", 0, error == null ? "failed" : error);
+    }
+
+    @Override
+    public Future<Settled> release(String owner, LeasedDebt item, long notBeforeMs) {
+      return finish(owner, item, "release", notBeforeMs, null);
+    }
+
+    @Override
+    public Future<QueueStats> stats() {
+      return redis.send(eval(STATS, List.of(keys.reconcile(), keys.delayed(), keys.dead(), keys.done()), RedisKeys.GROUP))
+          .map(r -> {
+            long len = r.get(0).toLong();
+            long pel = r.get(1).toLong();
+            long delayed = r.get(2).toLong();
+            String first = r.get(5).toString();
+            double age = 0;
+            if (len + delayed > 0 && !first.isEmpty()) {
+              long ms = Long.parseLong(first.substring(0, first.indexOf('-')));
+              age = Math.max(0, clock.millis() - ms) / 1000.0;
+            }
+            return new QueueStats(Math.max(0, len - pel) + delayed, pel, r.get(3).toLong(), r.get(4).toLong(), age);
+          });
+    }
+  };
+
+  private final Outbox outbox = new Outbox() {
+    @Override
+    public Future<Page> page(String after, int limit) {
+      String from = after == null || after.isEmpty() ? "-" : "(" + (after.contains("-") ? after : after + "-0");
+      return redis.send(Request.cmd(Command.XRANGE).arg(keys.corrections()).arg(from).arg("+").arg("COUNT").arg(limit))
+          .map(r -> {
+            List<JsonObject> out = new ArrayList<>();
+            String next = after;
+            if (r != null) {
+              for (Response e : r) {
+                next = e.get(0).toString();
+                Map<String, String> f = toMap(e.get(1));
+                out.add(new JsonObject(f.get("c")).put("cursor", next));
+              }
+            }
+            return new Page(out, next);
+          });
+    }
+
+    @Override
+    public Future<String> head() {
+      return redis.send(Request.cmd(Command.XREVRANGE).arg(keys.corrections()).arg("+").arg("-").arg("COUNT").arg(1))
+          .map(r -> r == null || r.size() == 0 ? null : r.get(0).get(0).toString());
+    }
+
+    @Override
+    public Future<String> cursor(String name) {
+      return redis.send(Request.cmd(Command.HGET).arg(keys.cursors()).arg(name)).map(r -> r == null ? null : r.toString());
+    }
+
+    @Override
+    public Future<Void> saveCursor(String name, String cursor) {
+      return redis.send(Request.cmd(Command.HSET).arg(keys.cursors()).arg(name).arg(cursor)).mapEmpty();
+    }
+  };
+
+  @Override
+  public Debts debts() {
+    return debts;
+  }
+
+  @Override
+  public Outbox corrections() {
+    return outbox;
+  }
+
+  @Override
+  public Cache cache() {
+    return Cache.NONE;
+  }
+
+  @Override
+  public Future<JsonObject> status() {
+    return redis.status().map(s -> s.put("store", "redis").put("persistent", persistent).put("persistence", persistence));
+  }
+
+  @Override
+  public Future<Void> close() {
+    return redis.close();
+  }
+
+  /** A flat field/value reply (RESP2 array) or a RESP3 map, as a map. */
+  static Map<String, String> toMap(Response r) {
+    Map<String, String> m = new HashMap<>();
+    if (r == null) {
+      return m;
+    }
+    if (r.type() == ResponseType.MULTI) {
+      try {
+        if (!r.getKeys().isEmpty()) {
+          for (String k : r.getKeys()) {
+            Response v = r.get(k);
+            m.put(k, v == null ? null : v.toString());
+          }
+          return m;
+        }
+      } catch (RuntimeException notAMap) {
+        // an array: read it as pairs below
+      }
+    }
+    for (int i = 0; i + 1 < r.size(); i += 2) {
+      Response v = r.get(i + 1);
+      m.put(r.get(i).toString(), v == null ? null : v.toString());
+    }
+    return m;
+  }
+}

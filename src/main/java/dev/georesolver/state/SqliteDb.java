@@ -1,0 +1,571 @@
+package dev.georesolver.state;
+
+import dev.georesolver.bus.CacheWrites;
+import dev.georesolver.bus.Correction;
+import dev.georesolver.bus.Debt;
+import dev.georesolver.bus.IndexEntry;
+import dev.georesolver.bus.LeasedDebt;
+import dev.georesolver.bus.Repair;
+import dev.georesolver.cache.StoredEntry;
+import dev.georesolver.reconcile.Corrections;
+import dev.georesolver.reconcile.Lease;
+import io.vertx.core.json.JsonObject;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Savepoint;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * The SQLite file itself: one writer connection, blocking JDBC. Every operation runs inside
+ * {@link #transaction}, which the store calls with a batch of queued operations (group commit):
+ * one transaction, one savepoint per operation so that one failing does not undo the others, one
+ * commit. WAL mode with {@code synchronous=NORMAL}: a commit is durable against a process crash
+ * (the WAL is written before it returns) and fsyncs only at checkpoints.
+ *
+ * <p>Not thread-safe: confined to the state worker (or a test's thread). Time is always passed in.
+ */
+final class SqliteDb implements AutoCloseable {
+
+  private final Path path;
+  private final Connection conn;
+  private final FileChannel lockChannel;
+  private final FileLock lock;
+
+  private SqliteDb(Path path, Connection conn, FileChannel lockChannel, FileLock lock) {
+    this.path = path;
+    this.conn = conn;
+    this.lockChannel = lockChannel;
+    this.lock = lock;
+  }
+
+  /**
+   * Opens (creating it and its directory when missing) and migrates the file, holding an exclusive
+   * lock on {@code <path>.lock} for as long as it is open, so a second resolver on the same file is
+   * refused while read-only readers may still open the database.
+   *
+   * @throws StateStoreException when the directory cannot be made, another process holds the lock,
+   *     or the file is not a SQLite database
+   */
+  static SqliteDb open(Path path) {
+    Path abs = path.toAbsolutePath();
+    try {
+      if (abs.getParent() != null) {
+        Files.createDirectories(abs.getParent());
+      }
+    } catch (IOException e) {
+      throw new StateStoreException("cannot create the directory of state file " + abs + ": " + e.getMessage(), e);
+    }
+    Path lockPath = abs.resolveSibling(abs.getFileName() + ".lock");
+    FileChannel ch;
+    FileLock lock;
+    try {
+      ch = FileChannel.open(lockPath, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+    } catch (IOException e) {
+      throw new StateStoreException("cannot open lock file " + lockPath + ": " + e.getMessage(), e);
+    }
+    try {
+      lock = ch.tryLock();
+    } catch (OverlappingFileLockException e) {
+      closeQuietly(ch);
+      throw new StateStoreException("state file " + abs + " is already open in this process (lock " + lockPath + ")");
+    } catch (IOException e) {
+      closeQuietly(ch);
+      throw new StateStoreException("cannot lock " + lockPath + ": " + e.getMessage(), e);
+    }
+    if (lock == null) {
+      closeQuietly(ch);
+      throw new StateStoreException("state file " + abs + " is in use by another process (it holds " + lockPath
+          + "); stop it, or give this resolver its own state.path");
+    }
+    Connection c = null;
+    try {
+      c = DriverManager.getConnection("jdbc:sqlite:" + abs);
+      try (Statement s = c.createStatement()) {
+        try (ResultSet rs = s.executeQuery("PRAGMA journal_mode=WAL")) {
+          String mode = rs.next() ? rs.getString(1) : "";
+          if (!"wal".equalsIgnoreCase(mode)) {
+            throw new StateStoreException("state file " + abs + " cannot use WAL mode (journal_mode is " + mode + ")");
+          }
+        }
+        s.execute("PRAGMA synchronous=NORMAL");
+        s.execute("PRAGMA busy_timeout=5000");
+      }
+      SqliteDb db = new SqliteDb(abs, c, ch, lock);
+      db.migrate();
+      return db;
+    } catch (SQLException e) {
+      closeQuietly(c);
+      releaseQuietly(lock, ch);
+      String m = String.valueOf(e.getMessage());
+      if (m.contains("not a database") || m.contains("SQLITE_NOTADB") || m.contains("malformed")) {
+        throw new StateStoreException("state file " + abs + " is not a SQLite database (" + m
+            + "); move it away or point state.path elsewhere", e);
+      }
+      throw new StateStoreException("cannot open state file " + abs + ": " + m, e);
+    } catch (RuntimeException e) {
+      closeQuietly(c);
+      releaseQuietly(lock, ch);
+      throw e;
+    }
+  }
+
+  private void migrate() throws SQLException {
+    int version;
+    try (Statement s = conn.createStatement(); ResultSet rs = s.executeQuery("PRAGMA user_version")) {
+      version = rs.next() ? rs.getInt(1) : 0;
+    }
+    if (version > SqliteSchema.latest()) {
+      throw new StateStoreException("state file " + path + " has schema version " + version + ", newer than this build's "
+          + SqliteSchema.latest());
+    }
+    if (version == SqliteSchema.latest()) {
+      conn.setAutoCommit(false);
+      return;
+    }
+    conn.setAutoCommit(false);
+    try (Statement s = conn.createStatement()) {
+      for (int v = version; v < SqliteSchema.latest(); v++) {
+        for (String ddl : SqliteSchema.MIGRATIONS.get(v).statements()) {
+          s.execute(ddl);
+        }
+      }
+      s.execute("PRAGMA user_version = " + SqliteSchema.latest());
+      conn.commit();
+    } catch (SQLException e) {
+      conn.rollback();
+      throw e;
+    }
+  }
+
+  /** The file. */
+  Path path() {
+    return path;
+  }
+
+  /** An operation of a group commit. */
+  interface Op<T> {
+    T run(SqliteDb db) throws SQLException;
+  }
+
+  /** One operation's outcome: its value or its failure. */
+  record Outcome(Object value, Throwable failure) {}
+
+  /**
+   * Runs {@code ops} in one transaction, each in its own savepoint, and commits once.
+   *
+   * @return each operation's outcome, in order; all failed when the commit itself failed
+   */
+  List<Outcome> transaction(List<? extends Op<?>> ops) {
+    List<Outcome> out = new ArrayList<>(ops.size());
+    try {
+      for (Op<?> op : ops) {
+        Savepoint sp = conn.setSavepoint();
+        try {
+          Object v = op.run(this);
+          conn.releaseSavepoint(sp);
+          out.add(new Outcome(v, null));
+        } catch (SQLException | RuntimeException e) {
+          conn.rollback(sp);
+          out.add(new Outcome(null, e));
+        }
+      }
+      conn.commit();
+      return out;
+    } catch (SQLException e) {
+      try {
+        conn.rollback();
+      } catch (SQLException ignored) {
+        // the connection is in trouble already; the commit's failure is what is reported
+      }
+      List<Outcome> failed = new ArrayList<>(ops.size());
+      ops.forEach(o -> failed.add(new Outcome(null, e)));
+      return failed;
+    }
+  }
+
+  // ---- debts ----------------------------------------------------------------------------------
+
+  /** Queues each debt once per key, intent and direction; returns {accepted, duplicate}. */
+  int[] enqueue(List<Debt> debts, long nowMs) throws SQLException {
+    int accepted = 0;
+    int duplicate = 0;
+    // A new debt is inserted. An existing one takes a newer degraded answer: a done item is opened
+    // again (from the start), a pending or leased one keeps its place and attempts.
+    String sql = """
+        INSERT INTO reconcile_queue (debt_key, idempotency_key, debt, answer_resolved_at_ms, accepted_at_ms, state,
+                                     attempts, not_before_ms, updated_at_ms)
+        VALUES (?, ?, ?, ?, ?, 'pending', 0, 0, ?)
+        ON CONFLICT(debt_key) DO UPDATE SET
+          debt = CASE WHEN state = 'done' THEN excluded.debt ELSE json_set(excluded.debt, '$.accepted_at_ms', accepted_at_ms) END,
+          answer_resolved_at_ms = excluded.answer_resolved_at_ms,
+          accepted_at_ms = CASE WHEN state = 'done' THEN excluded.accepted_at_ms ELSE accepted_at_ms END,
+          attempts = CASE WHEN state = 'done' THEN 0 ELSE attempts END,
+          not_before_ms = CASE WHEN state = 'done' THEN 0 ELSE not_before_ms END,
+          outcome = CASE WHEN state = 'done' THEN NULL ELSE outcome END,
+          state = CASE WHEN state = 'done' THEN 'pending' ELSE state END,
+          updated_at_ms = excluded.updated_at_ms
+        WHERE excluded.answer_resolved_at_ms > answer_resolved_at_ms AND state <> 'dead'""";
+    try (PreparedStatement ps = conn.prepareStatement(sql)) {
+      for (Debt d : debts) {
+        ps.setString(1, d.debtKey());
+        ps.setString(2, d.idempotencyKey());
+        ps.setString(3, d.toJson().encode());
+        ps.setLong(4, d.answerResolvedAtMs());
+        ps.setLong(5, d.acceptedAtMs());
+        ps.setLong(6, nowMs);
+        if (ps.executeUpdate() > 0) {
+          accepted++;
+        } else {
+          duplicate++;
+        }
+      }
+    }
+    return new int[] {accepted, duplicate};
+  }
+
+  /** Leases up to {@code max} claimable items ({@link Lease#claimable}), oldest accepted first. */
+  List<LeasedDebt> lease(String owner, int max, long leaseMs, long nowMs) throws SQLException {
+    String sql = """
+        UPDATE reconcile_queue SET state = 'in_progress', lease_owner = ?, lease_until_ms = ?, updated_at_ms = ?
+        WHERE id IN (SELECT id FROM reconcile_queue
+                     WHERE state IN ('pending', 'in_progress')
+                       AND ((state = 'pending' AND not_before_ms <= ?) OR (state = 'in_progress' AND lease_until_ms < ?))
+                     ORDER BY accepted_at_ms, id LIMIT ?)
+        RETURNING id, debt, attempts""";
+    List<LeasedDebt> out = new ArrayList<>();
+    try (PreparedStatement ps = conn.prepareStatement(sql)) {
+      ps.setString(1, owner);
+      ps.setLong(2, nowMs + leaseMs);
+      ps.setLong(3, nowMs);
+      ps.setLong(4, nowMs);
+      ps.setLong(5, nowMs);
+      ps.setInt(6, max);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(new LeasedDebt(Long.toString(rs.getLong(1)), Debt.fromJson(new JsonObject(rs.getString(2))), rs.getInt(3)));
+        }
+      }
+    }
+    out.sort(Comparator.comparingLong((LeasedDebt l) -> l.debt().acceptedAtMs()).thenComparingLong(l -> Long.parseLong(l.id())));
+    return out;
+  }
+
+  private record Held(Debt debt) {}
+
+  /** The item's current debt if {@code owner} holds its lease, else null. */
+  private Held held(String id, String owner) throws SQLException {
+    try (PreparedStatement ps = conn.prepareStatement("SELECT debt, state, lease_owner FROM reconcile_queue WHERE id = ?")) {
+      ps.setLong(1, Long.parseLong(id));
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next() || !Lease.held(rs.getString(2), rs.getString(3), owner)) {
+          return null;
+        }
+        return new Held(Debt.fromJson(new JsonObject(rs.getString(1))));
+      }
+    }
+  }
+
+  /**
+   * The transactional outbox: replaces the idempotency entry (when {@code withCache}, and only if the
+   * stored one is not newer), updates the cached-index entry (same rules), appends the correction
+   * (once per answer) and marks the item done — all guarded by the lease.
+   */
+  Settled correct(String owner, String id, Repair repair, boolean withCache, long nowMs) throws SQLException {
+    Held h = held(id, owner);
+    if (h == null) {
+      return Settled.LOST;
+    }
+    Debt d = h.debt();
+    Correction c = Corrections.build(d, repair);
+    if (withCache) {
+      if (Corrections.replaces(resolvedAt("SELECT resolved_at_ms FROM idem WHERE key = ?", d.idempotencyKey()),
+          d.answerResolvedAtMs())) {
+        putIdem(d.idempotencyKey(), new StoredEntry(c.answer(), nowMs, repair.ttlMs()), repair.correctedAtMs());
+      }
+      IndexEntry e = Corrections.indexEntry(repair);
+      if (e != null && Corrections.replaces(resolvedAt("SELECT resolved_at_ms FROM addr_index WHERE addr_key = ?",
+          e.addrKey()), d.answerResolvedAtMs())) {
+        putIndex(e, nowMs + repair.indexTtlS() * 1000, true);
+      }
+    }
+    String cursor = null;
+    try (PreparedStatement ps = conn.prepareStatement("""
+        INSERT INTO corrections (correction_id, idempotency_key, corrected_at_ms, body) VALUES (?, ?, ?, ?)
+        ON CONFLICT(correction_id) DO NOTHING""")) {
+      ps.setString(1, c.correctionId());
+      ps.setString(2, c.idempotencyKey());
+      ps.setLong(3, c.correctedAtMs());
+      ps.setString(4, c.toJson().encode());
+      if (ps.executeUpdate() == 1) {
+        try (Statement s = conn.createStatement(); ResultSet rs = s.executeQuery("SELECT last_insert_rowid()")) {
+          rs.next();
+          cursor = Long.toString(rs.getLong(1));
+        }
+      }
+    }
+    if (finish(id, owner, "done", "corrected", null, null, nowMs) == 0) {
+      throw new SQLException("lease lost during the correction of item " + id);
+    }
+    return new Settled(true, cursor == null ? null : c.withCursor(cursor));
+  }
+
+  private Long resolvedAt(String sql, String key) throws SQLException {
+    try (PreparedStatement ps = conn.prepareStatement(sql)) {
+      ps.setString(1, key);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? rs.getLong(1) : null;
+      }
+    }
+  }
+
+  /** Ends or returns a leased item; 0 rows when the lease was lost. */
+  int finish(String id, String owner, String state, String outcome, Long notBeforeMs, String error, long nowMs)
+      throws SQLException {
+    boolean counts = "dead".equals(state) || ("pending".equals(state) && error != null);
+    try (PreparedStatement ps = conn.prepareStatement("""
+        UPDATE reconcile_queue SET state = ?, outcome = COALESCE(?, outcome), attempts = attempts + ?,
+          not_before_ms = COALESCE(?, not_before_ms), last_error = COALESCE(?, last_error),
+          lease_owner = NULL, lease_until_ms = NULL, updated_at_ms = ?
+        WHERE id = ? AND lease_owner = ? AND state = 'in_progress'""")) {
+      ps.setString(1, state);
+      ps.setString(2, outcome);
+      ps.setInt(3, counts ? 1 : 0);
+      if (notBeforeMs == null) {
+        ps.setNull(4, java.sql.Types.INTEGER);
+      } else {
+        ps.setLong(4, notBeforeMs);
+      }
+      ps.setString(5, error == null ? null : error.length() > 500 ? error.substring(0, 500) : error);
+      ps.setLong(6, nowMs);
+      ps.setLong(7, Long.parseLong(id));
+      ps.setString(8, owner);
+      return ps.executeUpdate();
+    }
+  }
+
+  /** The queue's figures. */
+  QueueStats stats(long nowMs) throws SQLException {
+    long pending = 0;
+    long inProgress = 0;
+    long done = 0;
+    long dead = 0;
+    long oldest = Long.MAX_VALUE;
+    try (Statement s = conn.createStatement();
+         ResultSet rs = s.executeQuery("SELECT state, COUNT(*), MIN(accepted_at_ms) FROM reconcile_queue GROUP BY state")) {
+      while (rs.next()) {
+        long n = rs.getLong(2);
+        switch (rs.getString(1)) {
+          case "pending" -> pending = n;
+          case "in_progress" -> inProgress = n;
+          case "done" -> done = n;
+          case "dead" -> dead = n;
+          default -> { }
+        }
+        if (("pending".equals(rs.getString(1)) || "in_progress".equals(rs.getString(1))) && n > 0) {
+          oldest = Math.min(oldest, rs.getLong(3));
+        }
+      }
+    }
+    double age = oldest == Long.MAX_VALUE ? 0 : Math.max(0, nowMs - oldest) / 1000.0;
+    return new QueueStats(pending, inProgress, done, dead, age);
+  }
+
+  // ---- corrections ----------------------------------------------------------------------------
+
+  /** Up to {@code limit} corrections after {@code after} (null: from the start), oldest first. */
+  Page page(String after, int limit) throws SQLException {
+    long from = after == null || after.isEmpty() ? 0 : Long.parseLong(after);
+    List<JsonObject> out = new ArrayList<>();
+    String next = after;
+    try (PreparedStatement ps = conn.prepareStatement("SELECT seq, body FROM corrections WHERE seq > ? ORDER BY seq LIMIT ?")) {
+      ps.setLong(1, from);
+      ps.setInt(2, limit);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          next = Long.toString(rs.getLong(1));
+          out.add(new JsonObject(rs.getString(2)).put("cursor", next));
+        }
+      }
+    }
+    return new Page(out, next);
+  }
+
+  /** The newest cursor, or null when the outbox is empty. */
+  String head() throws SQLException {
+    try (Statement s = conn.createStatement(); ResultSet rs = s.executeQuery("SELECT MAX(seq) FROM corrections")) {
+      long v = rs.next() ? rs.getLong(1) : 0;
+      return v == 0 ? null : Long.toString(v);
+    }
+  }
+
+  /** A named delivery cursor, or null. */
+  String cursor(String name) throws SQLException {
+    try (PreparedStatement ps = conn.prepareStatement("SELECT cursor FROM delivery_cursors WHERE name = ?")) {
+      ps.setString(1, name);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? rs.getString(1) : null;
+      }
+    }
+  }
+
+  /** Saves a named delivery cursor. */
+  void saveCursor(String name, String cursor, long nowMs) throws SQLException {
+    try (PreparedStatement ps = conn.prepareStatement("""
+        INSERT INTO delivery_cursors (name, cursor, updated_at_ms) VALUES (?, ?, ?)
+        ON CONFLICT(name) DO UPDATE SET cursor = excluded.cursor, updated_at_ms = excluded.updated_at_ms""")) {
+      ps.setString(1, name);
+      ps.setString(2, cursor);
+      ps.setLong(3, nowMs);
+      ps.executeUpdate();
+    }
+  }
+
+  // ---- cache (the memory store's write-behind) -------------------------------------------------
+
+  /** Writes idempotency and index entries; an older answer never replaces a newer one. */
+  int writeCache(CacheWrites w, long indexTtlS, long nowMs) throws SQLException {
+    int n = 0;
+    for (CacheWrites.Idem e : w.idem()) {
+      n += putIdem(e.key(), new StoredEntry(e.answer(), e.storedAtMs(), e.ttlMs()), e.answer().resolvedAtMs());
+    }
+    for (IndexEntry e : w.index()) {
+      n += putIndex(e, e.resolvedAtMs() + indexTtlS * 1000, false);
+    }
+    return n;
+  }
+
+  private int putIdem(String key, StoredEntry e, long resolvedAtMs) throws SQLException {
+    try (PreparedStatement ps = conn.prepareStatement("""
+        INSERT INTO idem (key, stored_at_ms, expires_at_ms, resolved_at_ms, entry) VALUES (?, ?, ?, ?, ?)
+        ON CONFLICT(key) DO UPDATE SET stored_at_ms = excluded.stored_at_ms, expires_at_ms = excluded.expires_at_ms,
+          resolved_at_ms = excluded.resolved_at_ms, entry = excluded.entry
+        WHERE excluded.resolved_at_ms >= idem.resolved_at_ms""")) {
+      ps.setString(1, key);
+      ps.setLong(2, e.storedAtMs());
+      ps.setLong(3, e.storedAtMs() + e.ttlMs());
+      ps.setLong(4, resolvedAtMs);
+      ps.setBytes(5, e.toBuffer().getBytes());
+      return ps.executeUpdate();
+    }
+  }
+
+  private int putIndex(IndexEntry e, long expiresAtMs, boolean force) throws SQLException {
+    try (PreparedStatement ps = conn.prepareStatement("""
+        INSERT INTO addr_index (addr_key, lon, lat, source, claim, confidence, label, precision, resolved_at_ms, expires_at_ms)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT(addr_key) DO UPDATE SET lon = excluded.lon, lat = excluded.lat, source = excluded.source,
+          claim = excluded.claim, confidence = excluded.confidence, label = excluded.label, precision = excluded.precision,
+          resolved_at_ms = excluded.resolved_at_ms, expires_at_ms = excluded.expires_at_ms
+        WHERE ? OR excluded.resolved_at_ms >= addr_index.resolved_at_ms""")) {
+      ps.setString(1, e.addrKey());
+      ps.setDouble(2, e.lon());
+      ps.setDouble(3, e.lat());
+      ps.setString(4, e.source());
+      ps.setString(5, e.claim());
+      ps.setDouble(6, e.confidence());
+      ps.setString(7, e.label());
+      ps.setString(8, e.precision());
+      ps.setLong(9, e.resolvedAtMs());
+      ps.setLong(10, expiresAtMs);
+      ps.setBoolean(11, force);
+      return ps.executeUpdate();
+    }
+  }
+
+  /** The most recent live entries of one kind ({@code idem} or {@code index}), at most {@code limit}. */
+  CacheWrites loadCache(String kind, int limit, long nowMs) throws SQLException {
+    List<CacheWrites.Idem> idem = new ArrayList<>();
+    List<IndexEntry> index = new ArrayList<>();
+    if ("idem".equals(kind)) {
+      try (PreparedStatement ps = conn.prepareStatement(
+          "SELECT key, entry FROM idem WHERE expires_at_ms > ? ORDER BY stored_at_ms DESC LIMIT ?")) {
+        ps.setLong(1, nowMs);
+        ps.setInt(2, limit);
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            try {
+              StoredEntry e = StoredEntry.fromJson(new JsonObject(new String(rs.getBytes(2), StandardCharsets.UTF_8)));
+              idem.add(new CacheWrites.Idem(rs.getString(1), e.storedAtMs(), e.ttlMs(), e.answer()));
+            } catch (RuntimeException unreadable) {
+              // an entry this build cannot read is skipped, never fatal
+            }
+          }
+        }
+      }
+    } else {
+      try (PreparedStatement ps = conn.prepareStatement("""
+          SELECT addr_key, lon, lat, source, claim, confidence, label, precision, resolved_at_ms FROM addr_index
+          WHERE expires_at_ms > ? ORDER BY resolved_at_ms DESC LIMIT ?""")) {
+        ps.setLong(1, nowMs);
+        ps.setInt(2, limit);
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            index.add(new IndexEntry(rs.getString(1), rs.getDouble(2), rs.getDouble(3), rs.getString(4), rs.getString(5),
+                rs.getDouble(6), rs.getString(7), rs.getString(8), rs.getLong(9), null));
+          }
+        }
+      }
+    }
+    return new CacheWrites(idem, index);
+  }
+
+  /** Removes expired cache entries and keeps at most {@code maxEntries} of each kind, newest first. */
+  int pruneCache(long maxEntries, long nowMs) throws SQLException {
+    int n = 0;
+    try (PreparedStatement a = conn.prepareStatement("DELETE FROM idem WHERE expires_at_ms <= ?");
+         PreparedStatement b = conn.prepareStatement("DELETE FROM addr_index WHERE expires_at_ms <= ?");
+         PreparedStatement c = conn.prepareStatement(
+             "DELETE FROM idem WHERE key IN (SELECT key FROM idem ORDER BY stored_at_ms DESC LIMIT -1 OFFSET ?)");
+         PreparedStatement d = conn.prepareStatement(
+             "DELETE FROM addr_index WHERE addr_key IN (SELECT addr_key FROM addr_index ORDER BY resolved_at_ms DESC LIMIT -1 OFFSET ?)")) {
+      a.setLong(1, nowMs);
+      b.setLong(1, nowMs);
+      c.setLong(1, maxEntries);
+      d.setLong(1, maxEntries);
+      n += a.executeUpdate() + b.executeUpdate() + c.executeUpdate() + d.executeUpdate();
+    }
+    return n;
+  }
+
+  @Override
+  public void close() {
+    closeQuietly(conn);
+    releaseQuietly(lock, lockChannel);
+  }
+
+  private static void closeQuietly(AutoCloseable c) {
+    if (c != null) {
+      try {
+        c.close();
+      } catch (Exception ignored) {
+        // closing on the way out
+      }
+    }
+  }
+
+  private static void releaseQuietly(FileLock lock, FileChannel ch) {
+    try {
+      if (lock != null && lock.isValid()) {
+        lock.release();
+      }
+    } catch (IOException ignored) {
+      // the channel's close releases it too
+    }
+    closeQuietly(ch);
+  }
+}

@@ -1,0 +1,282 @@
+package dev.georesolver.state;
+
+import dev.georesolver.bus.Addresses;
+import dev.georesolver.bus.CacheWrites;
+import dev.georesolver.bus.DebtBatch;
+import dev.georesolver.bus.FailureCode;
+import dev.georesolver.bus.LeasedDebt;
+import dev.georesolver.bus.Repair;
+import dev.georesolver.cache.GuardedRedis;
+import dev.georesolver.config.Manifest;
+import dev.georesolver.config.StateConfig;
+import dev.georesolver.metrics.Metrics;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Owns the durable store and answers for it on the {@code geocode.state.*} addresses
+ * ({@link Addresses}): nothing else touches the file or the state keys. With SQLite it is deployed
+ * as a <b>worker</b> verticle, so every JDBC call runs on a worker thread, never on an event loop;
+ * with Redis it is an ordinary one.
+ *
+ * <p>It also watches the disk under the SQLite file: below {@code state.min_free_mb} new durable work
+ * (debts, write-behind) is refused loudly — a log line naming the keys, the
+ * {@code georesolver_state_refused_total} counter, {@code refusing} in its status — while
+ * everything else goes on.
+ */
+public final class StateVerticle extends VerticleBase {
+
+  private static final Logger log = LoggerFactory.getLogger(StateVerticle.class);
+
+  /** How often the free disk space is checked, milliseconds. */
+  static final long DISK_CHECK_MS = 10_000;
+  /** How often expired cache entries are removed from the file, milliseconds. */
+  static final long PRUNE_MS = 300_000;
+  /** Header of the cache load's reply: how often to write behind, milliseconds ({@code state.flush_interval_ms}). */
+  public static final String FLUSH_HEADER = "x-flush-interval-ms";
+  /** Header of the cache load's reply: the most records to buffer ({@code state.buffer_max}). */
+  public static final String BUFFER_HEADER = "x-buffer-max";
+
+  /** The largest page of the outbox served at once. */
+  public static final int MAX_PAGE = 1000;
+
+  private final Manifest manifest;
+  private final String backend;
+  private final String redisUrl;
+  private final boolean withCache;
+  private final Clock clock;
+  private final Metrics metrics;
+  private StateStore store;
+  private Path dir;
+  private volatile boolean refusing;
+  private volatile long freeMb = -1;
+  private long refusedTotal;
+
+  /**
+   * @param backend {@code sqlite} or {@code redis}
+   * @param redisUrl the Redis URL (the redis backend)
+   * @param withCache whether the memory store writes behind to this store (sqlite with the memory store)
+   */
+  public StateVerticle(Manifest manifest, String backend, String redisUrl, boolean withCache, Clock clock, Metrics metrics) {
+    this.manifest = manifest;
+    this.backend = backend;
+    this.redisUrl = redisUrl;
+    this.withCache = withCache;
+    this.clock = clock;
+    this.metrics = metrics;
+  }
+
+  /** The write-behind interval a cache load's reply carries, milliseconds (default 50). */
+  public static long flushMs(io.vertx.core.MultiMap headers) {
+    try {
+      return Long.parseLong(headers.get(FLUSH_HEADER));
+    } catch (RuntimeException e) {
+      return 50;
+    }
+  }
+
+  /** The write-behind bound a cache load's reply carries (default 10,000). */
+  public static int bufferMax(io.vertx.core.MultiMap headers) {
+    try {
+      return Integer.parseInt(headers.get(BUFFER_HEADER));
+    } catch (RuntimeException e) {
+      return 10_000;
+    }
+  }
+
+  /** Whether this backend needs the worker threading model (blocking JDBC). */
+  public static boolean needsWorker(String backend) {
+    return "sqlite".equals(backend);
+  }
+
+  @Override
+  public Future<?> start() {
+    StateConfig cfg = manifest.state();
+    var idem = manifest.routing().idempotency();
+    Future<StateStore> opened;
+    if ("redis".equals(backend)) {
+      if (redisUrl == null) {
+        return Future.failedFuture(new StateStoreException("state.store is redis but no Redis is configured (give --redis "
+            + "or GEO_REDIS_URL, or set state.store: sqlite)"));
+      }
+      RedisStateStore r = new RedisStateStore(new GuardedRedis(vertx, "state", redisUrl, Math.max(1000, idem.commandTimeoutMs()),
+          metrics), idem.keyPrefix(), clock);
+      opened = r.start().map(v -> r);
+    } else {
+      try {
+        SqliteDb db = SqliteDb.open(Path.of(cfg.path()));
+        dir = db.path().getParent();
+        opened = Future.succeededFuture(new SqliteStateStore(vertx, db, clock, cfg.commitIntervalMs(), cfg.commitMaxWrites(),
+            withCache, idem.indexTtlSeconds()));
+        log.info("state store: SQLite file {} (WAL, group commit every {} ms)", db.path(), cfg.commitIntervalMs());
+      } catch (StateStoreException e) {
+        return Future.failedFuture(e);
+      }
+    }
+    return opened.compose(s -> {
+      store = s;
+      if (dir != null) {
+        checkDisk();
+        vertx.setPeriodic(DISK_CHECK_MS, id -> checkDisk());
+        if (s instanceof SqliteStateStore sq && withCache) {
+          vertx.setPeriodic(PRUNE_MS, id -> sq.prune(idem.maxEntries()));
+        }
+      }
+      metrics.stateRefused("debts", 0);
+      metrics.stateRefused("cache", 0);
+      return routes();
+    });
+  }
+
+  @Override
+  public Future<?> stop() {
+    return store == null ? Future.succeededFuture() : store.close();
+  }
+
+  private Future<?> routes() {
+    List<MessageConsumer<?>> cs = new ArrayList<>();
+    var bus = vertx.eventBus();
+    cs.add(bus.<DebtBatch>consumer(Addresses.STATE_DEBTS_ENQUEUE, this::onEnqueue));
+    cs.add(bus.<JsonObject>consumer(Addresses.STATE_DEBTS_LEASE, m -> reply(m, store.debts()
+        .lease(m.body().getString("owner"), m.body().getInteger("max", 1), m.body().getLong("lease_ms", 60_000L))
+        .map(items -> {
+          JsonArray a = new JsonArray();
+          items.forEach(i -> a.add(i.toJson()));
+          return new JsonObject().put("items", a);
+        }))));
+    cs.add(bus.<JsonObject>consumer(Addresses.STATE_DEBTS_SETTLE, m -> reply(m, settle(m.body()).map(Settled::toJson))));
+    cs.add(bus.consumer(Addresses.STATE_DEBTS_STATS, m -> reply(m, store.debts().stats().map(QueueStats::toJson))));
+    cs.add(bus.<JsonObject>consumer(Addresses.STATE_CORRECTIONS_PAGE, this::onPage));
+    cs.add(bus.<JsonObject>consumer(Addresses.STATE_CORRECTIONS_CURSOR, this::onCursor));
+    if (store.cache().enabled()) {
+      cs.add(bus.<CacheWrites>consumer(Addresses.STATE_CACHE_WRITE, this::onCacheWrite));
+      cs.add(bus.<JsonObject>consumer(Addresses.STATE_CACHE_LOAD, m -> store.cache()
+          .load(m.body().getString("kind", "idem"), m.body().getInteger("limit", 100_000))
+          .onSuccess(w -> m.reply(w, new DeliveryOptions()
+              .addHeader(FLUSH_HEADER, Long.toString(manifest.state().flushIntervalMs()))
+              .addHeader(BUFFER_HEADER, Integer.toString(manifest.state().bufferMax()))))
+          .onFailure(t -> m.fail(FailureCode.STORE_UNAVAILABLE.code(), String.valueOf(t.getMessage())))));
+    }
+    cs.add(bus.consumer(Addresses.STATE_STATUS, m -> reply(m, status())));
+    return Future.all(cs.stream().map(MessageConsumer::completion).toList());
+  }
+
+  private Future<Settled> settle(JsonObject b) {
+    String owner = b.getString("owner");
+    LeasedDebt item = LeasedDebt.fromJson(b.getJsonObject("item"));
+    StateStore.Debts d = store.debts();
+    return switch (b.getString("op", "")) {
+      case "correct" -> d.correct(owner, item, Repair.fromJson(b.getJsonObject("repair")));
+      case "confirm" -> d.confirm(owner, item);
+      case "retry" -> d.retry(owner, item, b.getLong("not_before_ms", 0L), b.getString("error"));
+      case "dead" -> d.dead(owner, item, b.getString("error"));
+      case "release" -> d.release(owner, item, b.getLong("not_before_ms", 0L));
+      default -> Future.failedFuture(new IllegalArgumentException("unknown op " + b.getString("op")));
+    };
+  }
+
+  private void onEnqueue(Message<DebtBatch> m) {
+    List<dev.georesolver.bus.Debt> debts = m.body().debts();
+    if (refusing) {
+      refuse("debts", debts.stream().map(dev.georesolver.bus.Debt::idempotencyKey).toList());
+      m.reply(new JsonObject().put("accepted", 0).put("duplicate", 0).put("refused", debts.size()));
+      return;
+    }
+    reply(m, store.debts().enqueue(debts).map(j -> j.put("refused", 0)));
+  }
+
+  private void onCacheWrite(Message<CacheWrites> m) {
+    CacheWrites w = m.body();
+    if (refusing) {
+      List<String> keys = new ArrayList<>();
+      w.idem().forEach(e -> keys.add(e.key()));
+      w.index().forEach(e -> keys.add(e.addrKey()));
+      refuse("cache", keys);
+      m.reply(new JsonObject().put("written", 0).put("refused", keys.size()));
+      return;
+    }
+    reply(m, store.cache().write(w).map(n -> new JsonObject().put("written", n)));
+  }
+
+  private void refuse(String module, List<String> keys) {
+    refusedTotal += keys.size();
+    metrics.stateRefused(module, keys.size());
+    log.warn("state store refused {} new {} record(s): disk nearly full ({} MB free < state.min_free_mb {}); resolution goes on; keys {}{}",
+        keys.size(), module, freeMb, manifest.state().minFreeMb(),
+        keys.stream().limit(10).map(k -> k.length() > 16 ? k.substring(0, 16) : k).toList(), keys.size() > 10 ? " …" : "");
+  }
+
+  private void onPage(Message<JsonObject> m) {
+    String after = m.body().getString("after");
+    int limit = Math.max(1, Math.min(MAX_PAGE, m.body().getInteger("limit", 100)));
+    if (after != null && !after.isEmpty() && !Cursors.valid(after)) {
+      m.fail(FailureCode.BAD_REQUEST.code(), "after must be a cursor from an earlier page");
+      return;
+    }
+    reply(m, store.corrections().page(after == null || after.isEmpty() ? null : after, limit).map(Page::toJson));
+  }
+
+  private void onCursor(Message<JsonObject> m) {
+    String name = m.body().getString("name");
+    String set = m.body().getString("cursor");
+    StateStore.Outbox o = store.corrections();
+    Future<Void> write = set == null ? Future.succeededFuture() : o.saveCursor(name, set);
+    reply(m, write.compose(v -> Future.all(o.cursor(name), o.head()))
+        .map(all -> new JsonObject().put("cursor", (String) all.resultAt(0)).put("head", (String) all.resultAt(1))));
+  }
+
+  private Future<JsonObject> status() {
+    return store.status().map(s -> {
+      s.put("refusing", refusing).put("refused_total", refusedTotal);
+      if (dir != null) {
+        s.put("disk_free_mb", freeMb).put("min_free_mb", manifest.state().minFreeMb());
+      }
+      return s;
+    }).otherwise(t -> new JsonObject().put("store", backend).put("reachable", false).put("detail", String.valueOf(t.getMessage())));
+  }
+
+  private void checkDisk() {
+    try {
+      freeMb = Files.getFileStore(dir).getUsableSpace() / (1024 * 1024);
+    } catch (IOException e) {
+      log.warn("state store: cannot read the free space under {}: {}", dir, e.getMessage());
+      return;
+    }
+    boolean low = manifest.state().minFreeMb() > 0 && freeMb < manifest.state().minFreeMb();
+    if (low != refusing) {
+      refusing = low;
+      if (low) {
+        log.error("state store: disk nearly full under {} ({} MB free < state.min_free_mb {}): new debts and write-behind are REFUSED; "
+            + "resolution goes on", dir, freeMb, manifest.state().minFreeMb());
+      } else {
+        log.info("state store: disk space back ({} MB free): accepting new durable work again", freeMb);
+      }
+    }
+  }
+
+  private <T> void reply(Message<?> m, Future<T> f) {
+    f.onComplete(ar -> {
+      if (ar.succeeded()) {
+        m.reply(ar.result());
+      } else {
+        log.warn("state store: {} failed: {}", m.address(), String.valueOf(ar.cause().getMessage()));
+        m.fail(ar.cause() instanceof IllegalArgumentException ? FailureCode.BAD_REQUEST.code()
+            : FailureCode.STORE_UNAVAILABLE.code(), String.valueOf(ar.cause().getMessage()));
+      }
+    });
+  }
+}

@@ -1,0 +1,209 @@
+package dev.georesolver.state;
+
+import dev.georesolver.bus.CacheWrites;
+import dev.georesolver.bus.Debt;
+import dev.georesolver.bus.IndexEntry;
+import dev.georesolver.bus.LeasedDebt;
+import dev.georesolver.bus.ResolveResult;
+import dev.georesolver.bus.StoredAnswer;
+import dev.georesolver.support.FakeClock;
+import dev.georesolver.support.TestState;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.util.List;
+
+import static dev.georesolver.reconcile.Samples.debt;
+import static dev.georesolver.reconcile.Samples.repair;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The SQLite file without Vert.x, on a fake clock: schema, the queue's once-only rule and
+ * oldest-first leases, lease expiry, the transactional outbox with its newer-wins and once-per-answer
+ * rules, and the memory store's write-behind.
+ */
+class SqliteDbTest {
+
+  private final FakeClock clock = new FakeClock();
+  private Path file;
+  private SqliteDb db;
+
+  @BeforeEach
+  void open() {
+    file = TestState.freshDir().resolve("nested/dir/state.db");
+    db = SqliteDb.open(file);
+  }
+
+  @AfterEach
+  void close() {
+    db.close();
+  }
+
+  private long now() {
+    return clock.millis();
+  }
+
+  private String scalar(String sql) throws Exception {
+    try (var c = DriverManager.getConnection("jdbc:sqlite:" + file); var s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+      return rs.next() ? rs.getString(1) : null;
+    }
+  }
+
+  @Test
+  @DisplayName("the file and its directory are created, in WAL mode, at the latest schema version, and reopen with their data")
+  void createsAndReopens() throws Exception {
+    assertThat(Files.exists(file)).isTrue();
+    assertThat(scalar("PRAGMA journal_mode")).isEqualTo("wal");
+    assertThat(scalar("PRAGMA user_version")).isEqualTo(Integer.toString(SqliteSchema.latest()));
+    db.enqueue(List.of(debt("a", 1, now())), now());
+    db.transaction(List.of());
+    db.close();
+    db = SqliteDb.open(file);
+    assertThat(db.stats(now()).pending()).isEqualTo(1);
+  }
+
+  @Test
+  @DisplayName("a file that is not a database, or one already open, stops start-up with a clear message")
+  void refusesBadFiles() throws Exception {
+    Path junk = TestState.freshDir().resolve("junk.db");
+    Files.writeString(junk, "this is not a database, just text that is long enough to be read as a header ".repeat(20));
+    assertThatThrownBy(() -> SqliteDb.open(junk)).isInstanceOf(StateStoreException.class).hasMessageContaining("not a SQLite database");
+    assertThatThrownBy(() -> SqliteDb.open(file)).isInstanceOf(StateStoreException.class).hasMessageContaining("already open");
+  }
+
+  @Test
+  @DisplayName("a debt is queued once per key, intent and direction; a newer degraded answer keeps its place, an older one is a duplicate")
+  void onceOnly() throws Exception {
+    assertThat(db.enqueue(List.of(debt("a", 100, 1000)), now())).containsExactly(1, 0);
+    assertThat(db.enqueue(List.of(debt("a", 100, 2000)), now())).as("same answer again").containsExactly(0, 1);
+    assertThat(db.enqueue(List.of(debt("a", 50, 3000)), now())).as("older answer").containsExactly(0, 1);
+    assertThat(db.enqueue(List.of(debt("a", 200, 4000)), now())).as("newer answer").containsExactly(1, 0);
+    QueueStats s = db.stats(now());
+    assertThat(s.pending()).isEqualTo(1);
+    LeasedDebt l = db.lease("r1", 10, 60_000, now()).get(0);
+    assertThat(l.debt().answerResolvedAtMs()).isEqualTo(200);
+    assertThat(l.debt().acceptedAtMs()).as("its place in the queue").isEqualTo(1000);
+  }
+
+  @Test
+  @DisplayName("leases go oldest accepted first, each item to one owner, until its lease expires on the clock")
+  void leasesOldestFirstAndExpire() throws Exception {
+    db.enqueue(List.of(debt("c", 1, 3000), debt("a", 1, 1000), debt("b", 1, 2000)), now());
+    List<LeasedDebt> first = db.lease("r1", 2, 30_000, now());
+    assertThat(first).extracting(l -> l.debt().idempotencyKey()).containsExactly("a", "b");
+    assertThat(db.lease("r2", 10, 30_000, now())).extracting(l -> l.debt().idempotencyKey()).containsExactly("c");
+    assertThat(db.lease("r2", 10, 30_000, now())).isEmpty();
+    clock.advanceMs(30_001);
+    List<LeasedDebt> taken = db.lease("r2", 10, 30_000, now());
+    assertThat(taken).as("r1's leases expired; r2's too").extracting(l -> l.debt().idempotencyKey()).containsExactly("a", "b", "c");
+    assertThat(db.correct("r1", first.get(0).id(), repair(now(), "addr-a"), true, now())).as("r1 lost its lease")
+        .isEqualTo(Settled.LOST);
+    assertThat(scalar("SELECT COUNT(*) FROM corrections")).isEqualTo("0");
+  }
+
+  @Test
+  @DisplayName("a correction replaces the idempotency entry, updates the index, appends to the outbox and ends the item, together")
+  void transactionalOutbox() throws Exception {
+    db.enqueue(List.of(debt("a", 100, 1000)), now());
+    LeasedDebt l = db.lease("r1", 1, 30_000, now()).get(0);
+    Settled s = db.correct("r1", l.id(), repair(now(), "addr-a"), true, now());
+    db.transaction(List.of());
+    assertThat(s.ok()).isTrue();
+    assertThat(s.correction().cursor()).isEqualTo("1");
+    assertThat(scalar("SELECT state || '/' || outcome FROM reconcile_queue")).isEqualTo("done/corrected");
+    assertThat(scalar("SELECT source FROM addr_index WHERE addr_key = 'addr-a'")).isEqualTo("primary");
+    CacheWrites idem = db.loadCache("idem", 10, now());
+    ResolveResult replayed = ResolveResult.fromJson(idem.idem().get(0).answer().toJson());
+    assertThat(replayed.resolutionSource()).isEqualTo("primary");
+    assertThat(replayed.degraded()).isFalse();
+    Page p = db.page(null, 10);
+    assertThat(p.corrections()).hasSize(1);
+    assertThat(p.next()).isEqualTo("1");
+    assertThat(db.page("1", 10).corrections()).isEmpty();
+    assertThat(db.page("1", 10).next()).as("an empty page keeps the cursor").isEqualTo("1");
+  }
+
+  @Test
+  @DisplayName("a correction never replaces an answer stored after the degraded one, and the same answer is never corrected twice")
+  void newerWinsAndOnce() throws Exception {
+    db.enqueue(List.of(debt("a", 100, 1000)), now());
+    ResolveResult newer = ResolveResult.builder().status("resolved").lon(1.0).lat(1.0).resolutionSource("primary")
+        .idempotencyKey("a").resolvedAtMs(500).build();
+    db.writeCache(new CacheWrites(List.of(new CacheWrites.Idem("a", now(), 60_000, StoredAnswer.of(newer))), List.of()), 86_400, now());
+    LeasedDebt l = db.lease("r1", 1, 30_000, now()).get(0);
+    assertThat(db.correct("r1", l.id(), repair(now(), null), true, now()).correction()).isNotNull();
+    assertThat(db.loadCache("idem", 10, now()).idem().get(0).answer().resolvedAtMs()).as("kept the newer answer").isEqualTo(500);
+    // The same degraded answer queued again is a duplicate: no second lease, no second correction.
+    assertThat(db.enqueue(List.of(debt("a", 100, 9000)), now())).containsExactly(0, 1);
+    assertThat(db.lease("r1", 1, 30_000, now())).isEmpty();
+    // A later degraded answer is a new debt and may be corrected once more.
+    db.enqueue(List.of(debt("a", 700, 9000)), now());
+    LeasedDebt again = db.lease("r1", 1, 30_000, now()).get(0);
+    assertThat(db.correct("r1", again.id(), repair(now(), null), true, now()).correction().cursor()).isEqualTo("2");
+  }
+
+  @Test
+  @DisplayName("retry counts an attempt and backs off, release does not, dead keeps the item visible")
+  void settling() throws Exception {
+    db.enqueue(List.of(debt("a", 1, 1000), debt("b", 1, 2000), debt("c", 1, 3000)), now());
+    List<LeasedDebt> ls = db.lease("r1", 3, 30_000, now());
+    assertThat(db.finish(ls.get(0).id(), "r1", "pending", null, now() + 5000, "primary:transient", now())).isEqualTo(1);
+    assertThat(db.finish(ls.get(1).id(), "r1", "pending", null, now() + 500, null, now())).isEqualTo(1);
+    assertThat(db.finish(ls.get(2).id(), "r1", "dead", "dead", null, "primary:transient", now())).isEqualTo(1);
+    assertThat(db.finish(ls.get(2).id(), "r1", "dead", "dead", null, "again", now())).as("no lease any more").isZero();
+    assertThat(db.lease("r1", 3, 30_000, now())).isEmpty();
+    clock.advanceMs(600);
+    LeasedDebt b = db.lease("r1", 3, 30_000, now()).get(0);
+    assertThat(b.debt().idempotencyKey()).isEqualTo("b");
+    assertThat(b.attempts()).as("released, not retried").isZero();
+    clock.advanceMs(5000);
+    LeasedDebt a = db.lease("r1", 3, 30_000, now()).get(0);
+    assertThat(a.attempts()).isEqualTo(1);
+    QueueStats s = db.stats(now());
+    assertThat(s.inProgress()).isEqualTo(2);
+    assertThat(s.dead()).isEqualTo(1);
+    assertThat(s.oldestPendingAgeS()).isPositive();
+  }
+
+  @Test
+  @DisplayName("one failing operation of a group commit leaves the others committed")
+  void groupCommitIsolatesFailures() throws Exception {
+    List<SqliteDb.Outcome> out = db.transaction(List.of(
+        d -> d.enqueue(List.of(debt("a", 1, 1)), now()),
+        d -> {
+          throw new java.sql.SQLException("boom");
+        },
+        d -> d.enqueue(List.of(debt("b", 1, 2)), now())));
+    assertThat(out.get(1).failure()).hasMessage("boom");
+    assertThat(db.stats(now()).pending()).isEqualTo(2);
+  }
+
+  @Test
+  @DisplayName("the write-behind keeps the newest answer per key and loads back the live ones, most recent first")
+  void writeBehind() throws Exception {
+    ResolveResult r1 = ResolveResult.builder().status("resolved").lon(1.0).lat(1.0).idempotencyKey("k1").resolvedAtMs(10).build();
+    ResolveResult r2 = r1.toBuilder().idempotencyKey("k2").resolvedAtMs(20).build();
+    ResolveResult stale = r1.toBuilder().lon(9.0).resolvedAtMs(5).build();
+    long t = now();
+    db.writeCache(new CacheWrites(List.of(
+        new CacheWrites.Idem("k1", t, 60_000, StoredAnswer.of(r1)),
+        new CacheWrites.Idem("k2", t + 1, 60_000, StoredAnswer.of(r2)),
+        new CacheWrites.Idem("k1", t + 2, 60_000, StoredAnswer.of(stale)),
+        new CacheWrites.Idem("gone", t - 120_000, 60_000, StoredAnswer.of(r1))),
+        List.of(new IndexEntry("x", 1, 2, "osm", "open_data", 0.8, "X", "street", t, null))), 86_400, t);
+    CacheWrites back = db.loadCache("idem", 10, t);
+    assertThat(back.idem()).extracting(CacheWrites.Idem::key).containsExactly("k2", "k1");
+    assertThat(ResolveResult.fromJson(back.idem().get(1).answer().toJson()).lon()).as("older answer ignored").isEqualTo(1.0);
+    assertThat(db.loadCache("index", 10, t).index()).extracting(IndexEntry::source).containsExactly("osm");
+    assertThat(db.loadCache("index", 10, t + 86_400_001).index()).as("expired").isEmpty();
+    assertThat(db.pruneCache(1, t)).isPositive();
+    assertThat(db.loadCache("idem", 10, t).idem()).hasSize(1);
+  }
+}
