@@ -230,7 +230,7 @@ alive_all() { alive "$PROVIDER_PID" "$RESOLVER_PID" "$BARE_PID" "$@"; }
 
 # ---------------------------------------------------------------- start the stand-in and the resolver
 P_PROVIDER=$(pick_port); P_RESOLVER=$(pick_port); P_BARE=$(pick_port)
-sed "s/PROVIDER_PORT/$P_PROVIDER/g" scripts/bench/manifest.yaml >"$RUN/manifest.yaml"
+sed -e "s/PROVIDER_PORT/$P_PROVIDER/g" -e "s|STATE_PATH|$RUN/state.db|" scripts/bench/manifest.yaml >"$RUN/manifest.yaml"
 
 say "start: stand-in provider :$P_PROVIDER (CPU $CLIENT_CPUS), resolver :$P_RESOLVER (CPU $SERVER_CPUS)"
 start provider "$CLIENT_CPUS" java $CLIENT_JAVA_OPTS -jar "$TOOLS" provider --port "$P_PROVIDER"
@@ -328,7 +328,7 @@ P_TENANTS=$(pick_port)
 export BENCH_TENANT_KEY="bench-tenant-key-$START_EPOCH"
 digest() { printf '%s' "$1" | sha256sum | cut -c1-64; }
 {
-  cat "$RUN/manifest.yaml"
+  sed "s|$RUN/state.db|$RUN/state-tenants.db|" "$RUN/manifest.yaml"
   echo "tenants:"
   for t in $(seq 2 "$TENANTS"); do
     echo "  - { id: \"t$t\", keys: [ { sha256: \"$(digest "other-$t-a")\" }, { sha256: \"$(digest "other-$t-b")\" } ] }"

@@ -59,7 +59,7 @@ cp target/georesolver-bench.jar "$RUN/tools.jar"
 port() { echo $((20000 + RANDOM % 20000)); }
 wait_http() { for _ in $(seq 1 150); do curl -fsS -o /dev/null --max-time 1 "$1" 2>/dev/null && return 0; sleep 0.2; done; die "no answer on $1"; }
 P_PROV=$(port); P_RES=$(port)
-sed "s/PROVIDER_PORT/$P_PROV/g" "$ROOT/scripts/bench/manifest.yaml" >"$RUN/manifest.yaml"
+sed -e "s/PROVIDER_PORT/$P_PROV/g" -e "s|STATE_PATH|$RUN/state.db|" "$ROOT/scripts/bench/manifest.yaml" >"$RUN/manifest.yaml"
 taskset -c "$CLIENT_CPUS" java -Xmx512m -jar "$RUN/tools.jar" provider --port "$P_PROV" >"$RUN/provider.log" 2>&1 &
 PIDS+=($!)
 wait_http "http://127.0.0.1:$P_PROV/_ctl/count"

@@ -24,7 +24,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The reconciler's drain rate: {@code --items} debts queued while the primary's breaker is open,
@@ -74,7 +73,7 @@ public final class DrainBench {
     GeoResolver.Options d = GeoResolver.Options.defaults(0, Map.of());
     // A port chosen here: several ingress instances share one fixed port (port 0 would give each its own).
     GeoResolver.Options o = new GeoResolver.Options(freePort(), loops, loops, Map.of(), redis, Map.of(), Clock.systemUTC(), d.ticker(),
-        ThreadLocalRandom.current());
+        d.random());
     int port = GeoResolver.deploy(vertx, m, o).await().port();
     WebClient web = WebClient.create(vertx);
     String load0 = loadAverage();
