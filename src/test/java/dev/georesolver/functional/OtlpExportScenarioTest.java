@@ -67,6 +67,9 @@ class OtlpExportScenarioTest {
 
     assertThat(collector.contentTypes()).isNotEmpty().allSatisfy(ct -> assertThat(ct).isEqualTo("application/x-protobuf"));
     List<OtlpCollector.Received> spans = collector.spans().stream().filter(s -> s.traceId().equals(traceId)).toList();
+    System.out.println("trace " + traceId + " as the collector received it:");
+    spans.forEach(s -> System.out.println("  " + s.spanId() + " <- " + s.parentSpanId() + " " + s.kind() + " " + s.name()
+        + " " + new java.util.TreeMap<>(s.attributes())));
     assertThat(spans).allSatisfy(s -> assertThat(s.resource()).containsEntry("service.name", "georesolver-otlp-test"));
     OtlpCollector.Received server = spans.stream().filter(s -> s.kind() == Span.SpanKind.SPAN_KIND_SERVER).findFirst().orElseThrow();
     assertThat(server.name()).isEqualTo("GET /v1/geocode");
