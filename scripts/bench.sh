@@ -17,6 +17,11 @@
 # (f) tenants: the replay and pass-through of (a) and (b) against a second resolver whose manifest
 #     adds a tenants: block (BENCH_TENANTS tenants, default 20, two keys each), asked with a
 #     tenant's key, alternating in each round with the resolver without tenants; target: within 5 %;
+# (g) the operator's view: the replay and pass-through of (a) and (b) against a resolver exporting
+#     its spans (OTEL_EXPORTER_OTLP_ENDPOINT to a local OTLP/HTTP sink from the bench tools, the
+#     SDK's default batching), then against one with --log-format json, each alternating in every
+#     round with the resolver as it is (tracing off, text logs); reports each one's ratio to the
+#     resolver as it is and the replay/bare and pass/direct ratios it implies;
 # then JFR profiles of the replay and pass-through paths under wrk, and the JMH microbenchmarks.
 # Every load figure is the median of three rounds; baseline and subject alternate in each round.
 #
@@ -37,7 +42,7 @@ while [ $# -gt 0 ]; do
     --no-jmh) JMH=0 ;;
     --no-profile) PROFILE=0 ;;
     --doc) DOC=$2; shift ;;
-    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,32p' "$0"; exit 0 ;;
     *) echo "bench.sh: unknown argument $1" >&2; exit 2 ;;
   esac
   shift
@@ -369,6 +374,55 @@ grep -q 'georesolver_tenant_requests_total{outcome="admitted",tenant="bench"}' <
 kill "$TENANTS_PID" 2>/dev/null || true
 for _ in $(seq 1 20); do kill -0 "$TENANTS_PID" 2>/dev/null || break; sleep 0.25; done
 
+# ---------------------------------------------------------------- (g) tracing on, JSON logs
+# Each variant is a resolver of its own on the same manifest (its own state file), started for its
+# rounds only; every round runs the resolver as it is and the variant on the same paths.
+P_SINK=$(pick_port)
+start otlp-sink "$CLIENT_CPUS" java $CLIENT_JAVA_OPTS -jar "$TOOLS" otlp-sink --port "$P_SINK"
+SINK_PID=$LAST_PID
+wait_http "http://127.0.0.1:$P_SINK/_ctl/count" "$SINK_PID" otlp-sink
+# variant NAME [ENV=VALUE...] -- [resolver flags...]
+variant() {
+  local name=$1; shift
+  local envs=()
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do envs+=("$1"); shift; done
+  [ "${1:-}" = -- ] && shift
+  local port; port=$(pick_port)
+  sed "s|$RUN/state.db|$RUN/state-$name.db|" "$RUN/manifest.yaml" >"$RUN/manifest-$name.yaml"
+  say "(g) $name: resolver :$port (CPU $SERVER_CPUS) ${envs[*]} $*, replay and pass-through, $ROUNDS rounds"
+  # shellcheck disable=SC2086
+  start "$name" "$SERVER_CPUS" env "${envs[@]}" java $SERVER_JAVA_OPTS -jar "$RUN/resolver.jar" --manifest "$RUN/manifest-$name.yaml" --port "$port" "$@"
+  local pid=$LAST_PID
+  wait_http "http://127.0.0.1:$port/health/live" "$pid" "$name"
+  local v="http://127.0.0.1:$port"
+  local replay="$v/v1/geocode?q=10%20Downing%20St%2C%20London%20SW1A%202AA"
+  curl -fsS "$replay" >/dev/null
+  curl -fsS "$replay" | grep -q '"replayed":true' || die "the $name resolver did not replay the second identical request"
+  WRK_S_SAVED=$WRK_S; WRK_S=$WARM_S
+  for w in 1 2; do
+    run_wrk "warm$w-replay-$name" "$pid" "$replay" wrk-check.lua "$RESOLVED_MARKER"
+    run_wrk "warm$w-pass-$name" "$pid" "$v/v1/geocode?q=" wrk-unique.lua "$RESOLVED_MARKER" "warm${name}$w"
+  done
+  WRK_S=$WRK_S_SAVED
+  for i in $(seq 1 $ROUNDS); do
+    run_wrk "g$i-replay-base-$name" "$RESOLVER_PID" "$REPLAY_URL" wrk-check.lua "$RESOLVED_MARKER"
+    run_wrk "g$i-replay-$name" "$pid" "$replay" wrk-check.lua "$RESOLVED_MARKER"
+    run_wrk "g$i-pass-base-$name" "$RESOLVER_PID" "$PASS_URL" wrk-unique.lua "$RESOLVED_MARKER" "g${i}b$name"
+    run_wrk "g$i-pass-$name" "$pid" "$v/v1/geocode?q=" wrk-unique.lua "$RESOLVED_MARKER" "g${i}v$name"
+  done
+  alive_all "$pid"
+  kill "$pid" 2>/dev/null || true
+  for _ in $(seq 1 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
+}
+variant traced OTEL_EXPORTER_OTLP_ENDPOINT="http://127.0.0.1:$P_SINK" OTEL_SERVICE_NAME=georesolver-bench --
+grep -q 'tracing: OTLP/HTTP to' "$RUN/traced.log" || die "the traced resolver did not say it exports spans (see target/bench-last/traced.log)"
+SINK_COUNT=$(curl -fsS "http://127.0.0.1:$P_SINK/_ctl/count")
+[ "$(echo "$SINK_COUNT" | sed -n 's/.*"requests":\([0-9]*\).*/\1/p')" -gt 0 ] || die "the OTLP sink received no export: $SINK_COUNT"
+note "OTLP sink after the traced rounds: $SINK_COUNT"
+variant jsonlogs -- --log-format json
+grep -q '^{"ts":' "$RUN/jsonlogs.log" || die "the jsonlogs resolver did not log JSON (see target/bench-last/jsonlogs.log)"
+kill "$SINK_PID" 2>/dev/null || true
+
 # ---------------------------------------------------------------- (c) open the hung tier's breaker
 say "(c) hang tier 1 and open its breaker"
 curl -fsS "$PROV/_ctl/lane?name=hung&hang=true" >/dev/null
@@ -500,6 +554,16 @@ F_PASS=$(median $(for i in $(seq 1 $ROUNDS); do res "f$i-pass" rps; done))
 F_PASS_T=$(median $(for i in $(seq 1 $ROUNDS); do res "f$i-pass-tenants" rps; done))
 F_REPLAY_RATIO=$(ratio "$F_REPLAY_T" "$F_REPLAY")
 F_PASS_RATIO=$(ratio "$F_PASS_T" "$F_PASS")
+gmed() { median $(for i in $(seq 1 $ROUNDS); do res "g$i-$1" rps; done); }
+for vname in traced jsonlogs; do
+  eval "G_${vname}_REPLAY_BASE=\$(gmed replay-base-$vname); G_${vname}_REPLAY=\$(gmed replay-$vname)"
+  eval "G_${vname}_PASS_BASE=\$(gmed pass-base-$vname); G_${vname}_PASS=\$(gmed pass-$vname)"
+done
+G_TRACED_REPLAY_REL=$(ratio "$G_traced_REPLAY" "$G_traced_REPLAY_BASE"); G_TRACED_PASS_REL=$(ratio "$G_traced_PASS" "$G_traced_PASS_BASE")
+G_JSON_REPLAY_REL=$(ratio "$G_jsonlogs_REPLAY" "$G_jsonlogs_REPLAY_BASE"); G_JSON_PASS_REL=$(ratio "$G_jsonlogs_PASS" "$G_jsonlogs_PASS_BASE")
+# The ratios to the baselines of (a) and (b) each variant implies: its share of the resolver as it is, times that one's ratio.
+G_TRACED_REPLAY_RATIO=$(calc "$G_TRACED_REPLAY_REL * $REPLAY_RATIO" 2); G_TRACED_PASS_RATIO=$(calc "$G_TRACED_PASS_REL * $PASS_RATIO" 2)
+G_JSON_REPLAY_RATIO=$(calc "$G_JSON_REPLAY_REL * $REPLAY_RATIO" 2); G_JSON_PASS_RATIO=$(calc "$G_JSON_PASS_REL * $PASS_RATIO" 2)
 omed() { median $(for i in $(seq 1 $ROUNDS); do open_field "$i" "$1" "$2"; done); }
 O_D50=$(omed direct p50_ms); O_D99=$(omed direct p99_ms)
 O_P50=$(omed pass p50_ms); O_P99=$(omed pass p99_ms)
@@ -647,6 +711,21 @@ cpu_row() {
   done
   echo "| **median** | **$F_REPLAY** | **$F_REPLAY_T** (${F_REPLAY_RATIO}×) | | **$F_PASS** | **$F_PASS_T** (${F_PASS_RATIO}×) | |"
   echo
+  echo "#### (g) Tracing on, JSON logs (wrk, closed loop)"
+  echo
+  echo "Each variant is a second resolver on the same manifest, alternating in every round with the resolver as it is (tracing off, text logs). **traced**: \`OTEL_EXPORTER_OTLP_ENDPOINT\` set to a local OTLP/HTTP sink (the bench tools' \`otlp-sink\`, on the client CPU), the SDK's default batching (a full queue drops spans, as it would in production); the sink received $SINK_COUNT. **jsonlogs**: \`--log-format json\` (at INFO: replays and pass-through log nothing per request, so this measures the encoder's standing cost). Implied ratios: the variant's share of the resolver as it is, times that one's (a) or (b) ratio."
+  echo
+  echo "| variant | replay req/s (as it is) | share | implied replay/bare | pass req/s (as it is) | share | implied pass/direct |"
+  echo "|---|---:|---:|---:|---:|---:|---:|"
+  echo "| traced | $G_traced_REPLAY ($G_traced_REPLAY_BASE) | ${G_TRACED_REPLAY_REL}× | ${G_TRACED_REPLAY_RATIO}× | $G_traced_PASS ($G_traced_PASS_BASE) | ${G_TRACED_PASS_REL}× | ${G_TRACED_PASS_RATIO}× |"
+  echo "| jsonlogs | $G_jsonlogs_REPLAY ($G_jsonlogs_REPLAY_BASE) | ${G_JSON_REPLAY_REL}× | ${G_JSON_REPLAY_RATIO}× | $G_jsonlogs_PASS ($G_jsonlogs_PASS_BASE) | ${G_JSON_PASS_REL}× | ${G_JSON_PASS_RATIO}× |"
+  echo
+  echo "| round | replay as it is | replay traced | traced CPU | pass as it is | pass traced | traced CPU | replay as it is | replay JSON logs | pass as it is | pass JSON logs |"
+  echo "|---|---:|---:|---|---:|---:|---|---:|---:|---:|---:|"
+  for i in $(seq 1 $ROUNDS); do
+    echo "| $i | $(res "g$i-replay-base-traced" rps) | $(res "g$i-replay-traced" rps) | $(cpu_row "g$i-replay-traced") | $(res "g$i-pass-base-traced" rps) | $(res "g$i-pass-traced" rps) | $(cpu_row "g$i-pass-traced") | $(res "g$i-replay-base-jsonlogs" rps) | $(res "g$i-replay-jsonlogs" rps) | $(res "g$i-pass-base-jsonlogs" rps) | $(res "g$i-pass-jsonlogs" rps) |"
+  done
+  echo
   echo "#### (d) Coalescing"
   echo
   echo "$COALESCE_N identical requests for an address never asked before, sent at once on $COALESCE_N connections; the provider holds its answer ${COALESCE_DELAY_MS} ms. Upstream calls are the provider's own count."
@@ -709,7 +788,7 @@ else
   { echo "# Benchmarks"; echo; cat "$RUN/generated.md"; } >"$DOC"
 fi
 
-say "done in ${ELAPSED}s: replay ${REPLAY_RATIO}× (compatible: /search ${NOMINATIM_RATIO}×, Google ${GOOGLE_RATIO}× of /v1), pass-through ${PASS_RATIO}× (with tenants: replay ${F_REPLAY_RATIO}×, pass-through ${F_PASS_RATIO}× of without), p99 added +${ADD99} ms, failover p99 ${O_F99} vs ${O_P99} ms, upstream ${UPSTREAM[*]}, RSS $((RSS_KB / 1024)) MB -> $DOC"
+say "done in ${ELAPSED}s: replay ${REPLAY_RATIO}× (compatible: /search ${NOMINATIM_RATIO}×, Google ${GOOGLE_RATIO}× of /v1), pass-through ${PASS_RATIO}× (with tenants: replay ${F_REPLAY_RATIO}×, pass-through ${F_PASS_RATIO}× of without; traced: ${G_TRACED_REPLAY_REL}×/${G_TRACED_PASS_REL}×, JSON logs: ${G_JSON_REPLAY_REL}×/${G_JSON_PASS_REL}× of as it is), p99 added +${ADD99} ms, failover p99 ${O_F99} vs ${O_P99} ms, upstream ${UPSTREAM[*]}, RSS $((RSS_KB / 1024)) MB -> $DOC"
 if [ ${#FAILURES[@]} -gt 0 ]; then
   printf '\033[31mbench.sh: %d load run(s) failed:\033[0m\n' "${#FAILURES[@]}" >&2
   printf '  - %s\n' "${FAILURES[@]}" >&2

@@ -24,6 +24,7 @@ import dev.georesolver.state.StateVerticle;
 import dev.georesolver.tier.LocalAdapterFactory;
 import dev.georesolver.tier.TierSpec;
 import dev.georesolver.tier.TierVerticle;
+import dev.georesolver.trace.Tracing;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Deployable;
@@ -142,12 +143,25 @@ public final class GeoResolver extends VerticleBase {
   /** Children started so far, in order; confined to this verticle's context. */
   private final List<String> started = new ArrayList<>();
   private volatile int port = -1;
+  /** Given by a test, else built from the environment at start ({@link Tracing#fromEnv}). */
+  private final Tracing givenTracing;
+  /** The spans' tracing once started; confined to this verticle's context. */
+  private Tracing tracing = Tracing.off();
 
   /**
    * A resolver for {@code manifest}; deploy it with {@link #deploy} or {@code vertx.deployVerticle}.
    * Each tier's credential is the one the manifest read (and checked) when it was loaded.
    */
   public GeoResolver(Manifest manifest, Options options) {
+    this(manifest, options, null);
+  }
+
+  /**
+   * A resolver recording its spans with {@code tracing} rather than with what the environment
+   * configures ({@code null}: the environment's, {@link Tracing#fromEnv}); tests hand an in-memory one.
+   */
+  public GeoResolver(Manifest manifest, Options options, Tracing tracing) {
+    this.givenTracing = tracing;
     this.manifest = manifest;
     this.o = options;
     this.crs = CrsCatalog.of(manifest.crsDefinitions());
@@ -156,7 +170,12 @@ public final class GeoResolver extends VerticleBase {
 
   /** Deploys a resolver on {@code vertx}; fails, with nothing left deployed, if any part fails to start. */
   public static Future<Running> deploy(Vertx vertx, Manifest manifest, Options o) {
-    GeoResolver resolver = new GeoResolver(manifest, o);
+    return deploy(vertx, manifest, o, null);
+  }
+
+  /** As {@link #deploy(Vertx, Manifest, Options)}, the spans recorded with {@code tracing} (null: as the environment says). */
+  public static Future<Running> deploy(Vertx vertx, Manifest manifest, Options o, Tracing tracing) {
+    GeoResolver resolver = new GeoResolver(manifest, o, tracing);
     return vertx.deployVerticle(resolver).map(id -> new Running(resolver.port, id));
   }
 
@@ -171,7 +190,10 @@ public final class GeoResolver extends VerticleBase {
     reportTenants();
     boolean index = IndexVerticle.neededBy(manifest);
     var idem = manifest.routing().idempotency();
-    Future<?> deployed = o.runs(Role.STATE) ? deployState() : Future.succeededFuture();
+    Future<?> deployed = startTracing();
+    if (o.runs(Role.STATE)) {
+      deployed = deployed.compose(v -> deployState());
+    }
     if (o.runs(Role.CHAIN)) {
       deployed = deployed.compose(v -> child(new DedupeVerticle(idem, manifest.routing().margins(), o.redisUrl(), o.clock(),
           () -> o.ticker().nanoTime(), metrics)));
@@ -188,14 +210,14 @@ public final class GeoResolver extends VerticleBase {
       for (TierConfig t : manifest.enabledTiers()) {
         deployed = deployed.compose(v -> child(new TierVerticle(new TierSpec(t, manifest.secret(t.name()).orElse(null),
             manifest.routing().admissionFactor(), manifest.routing().margins(), crs, o.localAdapters().get(t.adapter()), o.clock(),
-            o.ticker(), o.random(), metrics))));
+            o.ticker(), o.random(), metrics)).tracing(tracing)));
       }
     }
     if (o.runs(Role.CHAIN)) {
       // Debts are queued only where a state store can take them.
       boolean owesDebts = o.runs(Role.STATE);
-      deployed = deployed.compose(v -> children(() -> new ChainVerticle(manifest, o.clock(), o.ticker(), metrics, index, owesDebts),
-          o.chainInstances()));
+      deployed = deployed.compose(v -> children(() -> new ChainVerticle(manifest, o.clock(), o.ticker(), metrics, index, owesDebts)
+          .tracing(tracing), o.chainInstances()));
     }
     if (o.runs(Role.STATE)) {
       deployed = deployed.compose(v -> deployReconciler());
@@ -206,7 +228,26 @@ public final class GeoResolver extends VerticleBase {
     return deployed
         .onSuccess(v -> log.info("georesolver listening on port {} (manifest {}, ladder {})", port, manifest.revision(),
             manifest.enabledTiers().stream().map(TierConfig::name).toList()))
-        .recover(failure -> undeployStarted().transform(x -> Future.failedFuture(failure)));
+        .recover(failure -> undeployStarted().compose(x -> tracing.shutdown()).transform(x -> Future.failedFuture(failure)));
+  }
+
+  /**
+   * The process's tracing, first: built on a worker (the SDK loads classes and starts its batch
+   * thread) when the environment names an OTLP endpoint; a configuration the SDK refuses fails the start.
+   */
+  private Future<?> startTracing() {
+    Future<Tracing> t = givenTracing != null ? Future.succeededFuture(givenTracing)
+        : vertx.executeBlocking(() -> Tracing.fromEnv(o.env()), false);
+    return t.onSuccess(made -> {
+      tracing = made;
+      log.info("tracing: {}", made.describe());
+    });
+  }
+
+  /** Flushes the spans still queued once every part has stopped (Vert.x undeploys the children first). */
+  @Override
+  public Future<?> stop() {
+    return givenTracing != null ? Future.succeededFuture() : tracing.shutdown();
   }
 
   /** The durable store's backend for this deployment: {@code state.store}, where {@code auto} follows the idempotency store. */
@@ -256,11 +297,11 @@ public final class GeoResolver extends VerticleBase {
    */
   private Future<?> ingress() {
     int listen = o.port() == 0 && o.ingressInstances() > 1 ? -1 : o.port();
-    IngressVerticle first = new IngressVerticle(manifest, listen, metrics, tenants);
+    IngressVerticle first = new IngressVerticle(manifest, listen, metrics, tenants).tracing(tracing);
     return child(first).compose(id -> {
       port = first.actualPort();
       return o.ingressInstances() <= 1 ? Future.succeededFuture()
-          : children(() -> new IngressVerticle(manifest, listen, metrics, tenants), o.ingressInstances() - 1);
+          : children(() -> new IngressVerticle(manifest, listen, metrics, tenants).tracing(tracing), o.ingressInstances() - 1);
     });
   }
 

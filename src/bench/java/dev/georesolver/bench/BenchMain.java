@@ -14,6 +14,7 @@ import java.util.Arrays;
  *   jmh         [JMH options]                             the JMH microbenchmarks (org.openjdk.jmh.Main)
  *   resolver    --manifest F --port N [--event-loops N]   the resolver on a chosen event-loop pool ({@link ResolverLauncher})
  *   drain       [--items 10000] [--rate N] ...            the reconciler's drain rate ({@link DrainBench})
+ *   otlp-sink   --port N                                  a local OTLP/HTTP trace sink ({@link OtlpSink})
  * </pre>
  */
 public final class BenchMain {
@@ -34,6 +35,7 @@ public final class BenchMain {
       case "jmh" -> org.openjdk.jmh.Main.main(rest);
       case "resolver" -> ResolverLauncher.main(rest);
       case "drain" -> DrainBench.main(rest);
+      case "otlp-sink" -> OtlpSink.main(rest);
       default -> {
         System.err.println("unknown sub-command " + args[0]);
         System.exit(2);

@@ -24,7 +24,8 @@ public final class Addresses {
    * walk, or a {@link Redelivery} of a stored answer) or the public JSON request
    * ({@code {"q"|"address", "bbox", "intent", "budget_ms", "language"}}; reply: the result JSON, the
    * same as HTTP). Header {@link #DEADLINE_HEADER} (else the body's {@code budget_ms}, else the
-   * manifest default), and {@link #TENANT_HEADER} when tenants are configured. Failures:
+   * manifest default), {@link #TENANT_HEADER} when tenants are configured, and optionally
+   * {@link #TRACE_HEADER} and {@link #TRACEPARENT_HEADER}. Failures:
    * {@link FailureCode#BAD_REQUEST} (message: problem JSON; also a missing or unknown tenant),
    * {@link FailureCode#FORBIDDEN} (the tenant may not use the intent),
    * {@link FailureCode#DEADLINE_EXCEEDED}, {@link FailureCode#MISCONFIGURED} (also a strict tenant
@@ -40,7 +41,8 @@ public final class Addresses {
 
   /**
    * Prefix of each tier's address: {@code geocode.tier.<name>}, request/reply. Sender: chain.
-   * Body {@link TierRequest}, header {@link #DEADLINE_HEADER}; reply {@link TierReply} (a hit, a
+   * Body {@link TierRequest}, header {@link #DEADLINE_HEADER} (and {@link #TRACEPARENT_HEADER}
+   * when the chain has one); reply {@link TierReply} (a hit, a
    * classified failure, or a skip). Failure: {@link FailureCode#DEADLINE_EXCEEDED} when the message
    * arrives with its budget spent.
    */
@@ -229,8 +231,26 @@ public final class Addresses {
   /** Header on every request: milliseconds left, measured by the sender at sending. */
   public static final String DEADLINE_HEADER = "x-deadline-ms";
 
-  /** Header carrying the request's trace id, for logs. */
+  /**
+   * Header carrying the request's trace id (32 lowercase hex digits, the W3C trace id, when the
+   * sender is the ingress or any sender that made one; other senders may name their work, as the
+   * reconciler's {@code reconcile}), for logs and the result's {@code trace_id}. Absent: the chain
+   * takes the trace id of {@link #TRACEPARENT_HEADER}, else makes a new one.
+   */
   public static final String TRACE_HEADER = "x-trace-id";
+
+  /**
+   * Header carrying the W3C trace context of the sender's span, exactly as the HTTP header of that
+   * name ({@code 00-<trace id>-<parent span id>-<flags>}): on {@link #RESOLVE} and {@link #REVERSE}
+   * (the ingress's server span), on {@link #tier} visits (the chain's span of that rung). The
+   * receiver's spans are its children, and a tier sends it on to the provider (its attempt's span
+   * when tracing is on; the header as received when it is off). Optional: absent, a chain starts a
+   * new trace and a tier sends none.
+   */
+  public static final String TRACEPARENT_HEADER = "traceparent";
+
+  /** Header carrying the W3C {@code tracestate} that goes with {@link #TRACEPARENT_HEADER}; optional. */
+  public static final String TRACESTATE_HEADER = "tracestate";
 
   /**
    * Header on a {@link #RESOLVE} or {@link #REVERSE} request naming its traffic class:

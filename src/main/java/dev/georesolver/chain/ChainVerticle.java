@@ -35,6 +35,11 @@ import dev.georesolver.tenant.Tenant;
 import dev.georesolver.tenant.Tenants;
 import dev.georesolver.tier.TierBreaker;
 import dev.georesolver.reconcile.DebtBuffer;
+import dev.georesolver.bus.Redelivery;
+import dev.georesolver.trace.Hop;
+import dev.georesolver.trace.SpanNames;
+import dev.georesolver.trace.Tracing;
+import io.opentelemetry.api.trace.SpanKind;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.DeliveryOptions;
@@ -86,6 +91,8 @@ public final class ChainVerticle extends VerticleBase {
   /** Debts (degraded answers, refusals after failing rungs) on their way to the reconcile queue. */
   private DebtBuffer debts;
   private final boolean owesDebts;
+  /** Walk and rung spans; off unless {@link #tracing} says otherwise. */
+  private Tracing tracing = Tracing.off();
 
   /**
    * @param writeThrough whether the cached index is deployed: then resolved answers are written
@@ -101,6 +108,12 @@ public final class ChainVerticle extends VerticleBase {
     this.ticker = ticker;
     this.writeThrough = writeThrough;
     this.margins = manifest.routing().margins();
+  }
+
+  /** Records walk and rung spans with {@code tracing} (default {@link Tracing#off()}); before deploying. */
+  public ChainVerticle tracing(Tracing tracing) {
+    this.tracing = tracing;
+    return this;
   }
 
   @Override
@@ -124,16 +137,16 @@ public final class ChainVerticle extends VerticleBase {
 
   private void onRequest(Message<Object> msg, Direction direction) {
     Stopwatch sw = Stopwatch.start(ticker);
+    Hop walk = Hop.fromBus(tracing, msg.headers(), SpanNames.WALK);
     String header = msg.headers().get(Addresses.DEADLINE_HEADER);
     Object body = msg.body();
     ResolveRequest req;
     long budget;
     boolean json = body instanceof JsonObject;
     if (json) {
-      String trace = msg.headers().get(Addresses.TRACE_HEADER);
-      RequestValidator.Validated v = validator.validate((JsonObject) body, direction, null, trace != null ? trace : TraceIds.next());
+      RequestValidator.Validated v = validator.validate((JsonObject) body, direction, null, walk.traceId());
       if (!v.valid()) {
-        msg.fail(FailureCode.BAD_REQUEST.code(), RequestValidator.problemJson(v.problems()).encode());
+        refuse(msg, walk, FailureCode.BAD_REQUEST, RequestValidator.problemJson(v.problems()).encode());
         return;
       }
       req = v.request();
@@ -142,31 +155,33 @@ public final class ChainVerticle extends VerticleBase {
       req = r;
       budget = Addresses.deadlineMs(msg.headers());
     } else {
-      msg.fail(FailureCode.BAD_REQUEST.code(), "body must be a JSON object");
+      refuse(msg, walk, FailureCode.BAD_REQUEST, "body must be a JSON object");
       return;
     }
     if (budget <= 0) {
-      msg.fail(FailureCode.DEADLINE_EXCEEDED.code(), "arrived with its budget spent");
+      refuse(msg, walk, FailureCode.DEADLINE_EXCEEDED, "arrived with its budget spent");
       return;
     }
     if (req.intent() == null || manifest.intent(req.intent()).isEmpty()) {
-      msg.fail(FailureCode.BAD_REQUEST.code(), RequestValidator.problemJson(List.of(new FieldProblem("intent",
+      refuse(msg, walk, FailureCode.BAD_REQUEST, RequestValidator.problemJson(List.of(new FieldProblem("intent",
           "must be one of " + String.join(", ", new java.util.TreeSet<>(manifest.intentNames()))))).encode());
       return;
     }
     Tenant tenant = tenants.byId(msg.headers().get(Addresses.TENANT_HEADER));
     if (tenant == null) {
-      msg.fail(FailureCode.BAD_REQUEST.code(), RequestValidator.problemJson(List.of(new FieldProblem(Addresses.TENANT_HEADER,
+      refuse(msg, walk, FailureCode.BAD_REQUEST, RequestValidator.problemJson(List.of(new FieldProblem(Addresses.TENANT_HEADER,
           "must name a configured tenant"))).encode());
       return;
     }
     if (!tenant.allows(req.intent())) {
-      msg.fail(FailureCode.FORBIDDEN.code(), "tenant " + tenant.id() + " may not use intent '" + req.intent() + "'");
+      refuse(msg, walk, FailureCode.FORBIDDEN, "tenant " + tenant.id() + " may not use intent '" + req.intent() + "'");
       return;
     }
     Deadline deadline = Deadline.in(ticker, budget);
-    resolve(req, tenant, deadline, sw).onComplete(ar -> {
+    walk.set(SpanNames.INTENT, req.intent()).set(SpanNames.DIRECTION, req.direction().name().toLowerCase(Locale.ROOT));
+    resolve(req, tenant, deadline, sw, walk).onComplete(ar -> {
       if (ar.succeeded()) {
+        ended(walk, ar.result());
         metrics.result(ar.result());
         if (ar.result() instanceof ResolveResult walked) {
           FallbackLog.record(walked);
@@ -175,18 +190,39 @@ public final class ChainVerticle extends VerticleBase {
         msg.reply(json ? ar.result().toJson() : ar.result());
       } else if (ar.cause() instanceof Misconfigured m) {
         metrics.routerError("misconfigured");
-        msg.fail(FailureCode.MISCONFIGURED.code(), m.getMessage());
+        refuse(msg, walk, FailureCode.MISCONFIGURED, m.getMessage());
       } else {
         metrics.routerError("router_error");
         log.error("router_error on trace {}", req.traceId(), ar.cause());
-        msg.fail(FailureCode.ROUTER_ERROR.code(), "router_error: " + ar.cause());
+        refuse(msg, walk, FailureCode.ROUTER_ERROR, "router_error: " + ar.cause());
       }
     });
   }
 
+  /** Fails the request on the bus, its walk span ended as failed with the code's name. */
+  private static void refuse(Message<Object> msg, Hop walk, FailureCode code, String message) {
+    walk.fail(code.name().toLowerCase(Locale.ROOT)).end();
+    msg.fail(code.code(), message);
+  }
+
+  /** Ends the walk span with what came of it: resolved or refused (and by which rung), replayed or joined. */
+  private static void ended(Hop walk, ResolveReply reply) {
+    if (walk.recording()) {
+      if (reply instanceof ResolveResult r) {
+        walk.set(SpanNames.OUTCOME, r.status())
+            .set(SpanNames.TIER, r.resolutionSource())
+            .set(SpanNames.CLAIM, r.claim() == null ? null : r.claim().wire())
+            .set(SpanNames.DEGRADED, r.degraded());
+      } else {
+        walk.set(SpanNames.OUTCOME, ((Redelivery) reply).coalesced() ? "joined" : "replayed");
+      }
+    }
+    walk.end();
+  }
+
 
   /** One request, from dedupe claim to result. */
-  Future<ResolveReply> resolve(ResolveRequest req, Tenant tenant, Deadline deadline, Stopwatch sw) {
+  Future<ResolveReply> resolve(ResolveRequest req, Tenant tenant, Deadline deadline, Stopwatch sw, Hop trace) {
     IntentConfig intent = manifest.intent(req.intent()).orElseThrow();
     List<TierConfig> ladder = ladders.ladder(intent.name(), req.direction(), tenant.strictRegion());
     if (ladder.isEmpty()) {
@@ -198,7 +234,7 @@ public final class ChainVerticle extends VerticleBase {
     String key = key(req);
     // Only requests that would walk the same ladder share a walk: a strict tenant's is its region's.
     String coalesceKey = key + "|" + intent.name() + "|" + req.direction() + (tenant.strict() ? "|in:" + tenant.strictRegion() : "");
-    Walk walk = new Walk(req, intent, ladder, deadline, sw, key);
+    Walk walk = new Walk(req, intent, ladder, deadline, sw, key, trace);
     return claim(key, coalesceKey, intent, deadline).<ResolveReply>compose(v -> switch (v.kind()) {
       case REPLAY -> Future.succeededFuture(v.answer().replayed(intent.name(), req.traceId(), sw.elapsedMs(), v.ageMs() / 1000));
       case JOINED -> Future.succeededFuture(v.answer().joined(intent.name(), req.traceId(), sw.elapsedMs()));
@@ -253,9 +289,9 @@ public final class ChainVerticle extends VerticleBase {
 
   /** The state of one walk; confined to this verticle's context. */
   private record Walk(ResolveRequest req, IntentConfig intent, List<TierConfig> ladder, Deadline deadline,
-                      Stopwatch sw, String key, List<Attempt> attempts) {
-    Walk(ResolveRequest req, IntentConfig intent, List<TierConfig> ladder, Deadline deadline, Stopwatch sw, String key) {
-      this(req, intent, ladder, deadline, sw, key, new ArrayList<>(ladder.size()));
+                      Stopwatch sw, String key, Hop trace, List<Attempt> attempts) {
+    Walk(ResolveRequest req, IntentConfig intent, List<TierConfig> ladder, Deadline deadline, Stopwatch sw, String key, Hop trace) {
+      this(req, intent, ladder, deadline, sw, key, trace, new ArrayList<>(ladder.size()));
     }
   }
 
@@ -269,15 +305,18 @@ public final class ChainVerticle extends VerticleBase {
     long reserve = view.reserveBelow(w.ladder(), i);
     Admission.Decision d = Admission.decide(left, reserve, 0, view.typical(tier), manifest.routing().admissionFactor(),
         tier.timeoutMs());
+    Hop rung = w.trace().child(SpanNames.RUNG, SpanKind.INTERNAL)
+        .set(SpanNames.TIER, tier.name()).set(SpanNames.CLAIM, tier.claim().wire()).set(SpanNames.RUNG_INDEX, i);
     if (!d.admitted()) {
       w.attempts().add(new Attempt(tier.name(), "skipped_admission", 0, 0,
           "usable " + Math.max(0, d.usableMs()) + " ms < " + manifest.routing().admissionFactor() + " x typical " + view.typical(tier) + " ms"));
+      rung.set(SpanNames.OUTCOME, "skipped_admission").end();
       return step(w, i + 1);
     }
-    DeliveryOptions o = new DeliveryOptions()
+    DeliveryOptions o = rung.onto(new DeliveryOptions()
         .setSendTimeout(Admission.visitWaitMs(left, view.neededBelow(w.ladder(), i, manifest.routing().admissionFactor())))
         .addHeader(Addresses.DEADLINE_HEADER, Long.toString(left))
-        .addHeader(Addresses.TRACE_HEADER, w.req().traceId());
+        .addHeader(Addresses.TRACE_HEADER, w.req().traceId()));
     long t0 = ticker.nanoTime();
     return vertx.eventBus()
         .<TierReply>request(Addresses.tier(tier.name()), tierRequest(w, reserve), o)
@@ -286,6 +325,7 @@ public final class ChainVerticle extends VerticleBase {
         .compose(reply -> {
           long ms = (ticker.nanoTime() - t0) / 1_000_000L;
           w.attempts().add(new Attempt(tier.name(), reply.outcome(), reply.tries(), ms, reply.detail()));
+          rung.set(SpanNames.OUTCOME, reply.outcome()).set(SpanNames.TRIES, reply.tries()).end();
           if (reply.kind() == TierReply.Kind.HIT) {
             ResolveResult r = resolved(w, i, tier, reply.hit());
             writeThrough(w, tier, r);

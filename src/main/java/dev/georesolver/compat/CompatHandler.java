@@ -6,7 +6,8 @@ import dev.georesolver.bus.RequestValidator;
 import dev.georesolver.bus.Redelivery;
 import dev.georesolver.bus.ResolveReply;
 import dev.georesolver.bus.ResolveResult;
-import dev.georesolver.chain.TraceIds;
+import dev.georesolver.trace.TraceHandler;
+import dev.georesolver.trace.Hop;
 import dev.georesolver.provider.Direction;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
@@ -22,7 +23,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.List;
-import java.util.regex.Pattern;
 
 /**
  * One compatible endpoint: gate (the tenant's key, its rate limit) → translation → the gate again
@@ -45,7 +45,6 @@ public final class CompatHandler<O> implements Handler<RoutingContext> {
       + "X-Georesolver-Notice, X-Trace-Id, Retry-After";
 
   private static final Logger log = LoggerFactory.getLogger(CompatHandler.class);
-  private static final Pattern TRACE = Pattern.compile("[A-Za-z0-9._-]{1,64}");
 
   /** How one dialect reads a request and writes an answer. */
   interface Dialect<O> {
@@ -137,13 +136,14 @@ public final class CompatHandler<O> implements Handler<RoutingContext> {
   @Override
   public void handle(RoutingContext ctx) {
     HttpServerRequest req = ctx.request();
-    String traceId = traceId(req);
+    Hop hop = TraceHandler.hop(ctx);
+    String traceId = hop.traceId();
     MultiMap query = ctx.queryParams();
     Params params = query::get;
     Translation<O> t = dialect.translate(params, req);
     gate.admit(dialect.credentials(req, params))
         .compose(verdict -> verdict instanceof GateVerdict.Admitted admitted
-            ? ask(t, req, traceId, admitted)
+            ? ask(t, req, hop, admitted)
             : Future.succeededFuture(reply(Outcome.of(verdict), t)))
         .otherwise(e -> {
           if (!(e instanceof ReplyException)) {
@@ -166,7 +166,8 @@ public final class CompatHandler<O> implements Handler<RoutingContext> {
     return reply(Outcome.of(Answer.of((ResolveResult) r)), t);
   }
 
-  private Future<ReplayRenderings.Reply> ask(Translation<O> t, HttpServerRequest req, String traceId, GateVerdict.Admitted admitted) {
+  private Future<ReplayRenderings.Reply> ask(Translation<O> t, HttpServerRequest req, Hop hop, GateVerdict.Admitted admitted) {
+    String traceId = hop.traceId();
     if (!t.asks()) {
       return Future.succeededFuture(reply(t.early(), t));
     }
@@ -183,6 +184,7 @@ public final class CompatHandler<O> implements Handler<RoutingContext> {
         .addHeader(Addresses.DEADLINE_HEADER, Long.toString(v.budgetMs()))
         .addHeader(Addresses.TRACE_HEADER, traceId)
         .addHeader(Addresses.TENANT_HEADER, admitted.tenant());
+    hop.onto(o);
     String address = t.direction() == Direction.FORWARD ? Addresses.RESOLVE : Addresses.REVERSE;
     return bus.<ResolveReply>request(address, v.request(), o)
         .map(Message::body)
@@ -245,21 +247,5 @@ public final class CompatHandler<O> implements Handler<RoutingContext> {
       return f.message();
     }
     return o instanceof Outcome.NotFound ? "Nothing to look for." : "";
-  }
-
-  /** The caller's {@code X-Request-Id} or W3C {@code traceparent} trace id, else a new one (as on {@code /v1}). */
-  static String traceId(HttpServerRequest req) {
-    String rid = req.getHeader("X-Request-Id");
-    if (rid != null && TRACE.matcher(rid).matches()) {
-      return rid;
-    }
-    String tp = req.getHeader("traceparent");
-    if (tp != null) {
-      String[] parts = tp.split("-");
-      if (parts.length >= 3 && parts[1].length() == 32 && TRACE.matcher(parts[1]).matches()) {
-        return parts[1];
-      }
-    }
-    return TraceIds.next();
   }
 }

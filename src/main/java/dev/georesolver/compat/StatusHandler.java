@@ -1,5 +1,6 @@
 package dev.georesolver.compat;
 
+import dev.georesolver.trace.TraceHandler;
 import dev.georesolver.bus.Addresses;
 import io.vertx.core.Handler;
 import io.vertx.core.buffer.Buffer;
@@ -36,7 +37,7 @@ public final class StatusHandler implements Handler<RoutingContext> {
   public void handle(RoutingContext ctx) {
     String format = ctx.queryParams().get("format");
     boolean json = format != null && format.strip().equalsIgnoreCase("json");
-    String traceId = CompatHandler.traceId(ctx.request());
+    String traceId = TraceHandler.hop(ctx).traceId();
     if (format != null && !json && !format.strip().equalsIgnoreCase("text")) {
       String message = "Parameter 'format' must be one of: text, json.";
       CompatHandler.write(ctx.response(), NominatimShapes.error(400, message, Map.of()), null, message, traceId);

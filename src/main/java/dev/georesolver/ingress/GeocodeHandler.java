@@ -4,7 +4,8 @@ import dev.georesolver.bus.Addresses;
 import dev.georesolver.bus.FieldProblem;
 import dev.georesolver.bus.RequestValidator;
 import dev.georesolver.bus.ResolveReply;
-import dev.georesolver.chain.TraceIds;
+import dev.georesolver.trace.Hop;
+import dev.georesolver.trace.TraceHandler;
 import dev.georesolver.provider.Direction;
 import io.vertx.core.Handler;
 import io.vertx.core.eventbus.DeliveryOptions;
@@ -18,7 +19,6 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
 
 import java.util.List;
-import java.util.regex.Pattern;
 
 /**
  * {@code GET|POST /v1/geocode} and {@code GET /v1/reverse}: decodes the request strictly (the query
@@ -28,8 +28,6 @@ import java.util.regex.Pattern;
  * the result. Knows nothing of tiers.
  */
 public final class GeocodeHandler implements Handler<RoutingContext> {
-
-  private static final Pattern TRACE = Pattern.compile("[A-Za-z0-9._-]{1,64}");
 
   private final EventBus bus;
   private final RequestValidator validator;
@@ -59,13 +57,13 @@ public final class GeocodeHandler implements Handler<RoutingContext> {
 
   @Override
   public void handle(RoutingContext ctx) {
-    String traceId = traceId(ctx);
-    ctx.response().putHeader("X-Trace-Id", traceId);
+    Hop hop = TraceHandler.hop(ctx);
+    String traceId = hop.traceId();
     HttpServerRequest req = ctx.request();
     if (req.method() == HttpMethod.POST) {
       JsonBody.read(req, maxBodyBytes)
           .map(JsonBody::parse)
-          .onSuccess(fields -> resolve(ctx, fields, traceId))
+          .onSuccess(fields -> resolve(ctx, fields, hop))
           .onFailure(t -> {
             if (t instanceof RejectedRequest r) {
               count(r);
@@ -73,11 +71,12 @@ public final class GeocodeHandler implements Handler<RoutingContext> {
             Problems.fail(req, t, traceId);
           });
     } else {
-      resolve(ctx, QueryString.parse(req.query()), traceId);
+      resolve(ctx, QueryString.parse(req.query()), hop);
     }
   }
 
-  private void resolve(RoutingContext ctx, RequestFields fields, String traceId) {
+  private void resolve(RoutingContext ctx, RequestFields fields, Hop hop) {
+    String traceId = hop.traceId();
     if (!fields.problems().isEmpty()) {
       reject(ctx, fields.problems(), traceId);
       return;
@@ -95,6 +94,7 @@ public final class GeocodeHandler implements Handler<RoutingContext> {
         .addHeader(Addresses.DEADLINE_HEADER, Long.toString(v.budgetMs()))
         .addHeader(Addresses.TRACE_HEADER, traceId)
         .addHeader(Addresses.TENANT_HEADER, auth.tenant(ctx).id());
+    hop.onto(o);
     String address = direction == Direction.FORWARD ? Addresses.RESOLVE : Addresses.REVERSE;
     bus.<ResolveReply>request(address, v.request(), o)
         .map(Message::body)
@@ -122,21 +122,5 @@ public final class GeocodeHandler implements Handler<RoutingContext> {
     } else {
       metrics.badRequest(r.field());
     }
-  }
-
-  /** The caller's {@code X-Request-Id} or W3C {@code traceparent} trace id, else a new one. */
-  static String traceId(RoutingContext ctx) {
-    String rid = ctx.request().getHeader("X-Request-Id");
-    if (rid != null && TRACE.matcher(rid).matches()) {
-      return rid;
-    }
-    String tp = ctx.request().getHeader("traceparent");
-    if (tp != null) {
-      String[] parts = tp.split("-");
-      if (parts.length >= 3 && parts[1].length() == 32 && TRACE.matcher(parts[1]).matches()) {
-        return parts[1];
-      }
-    }
-    return TraceIds.next();
   }
 }

@@ -3,6 +3,8 @@ package dev.georesolver.ingress;
 import dev.georesolver.bus.RequestValidator;
 import dev.georesolver.compat.CompatRoutes;
 import dev.georesolver.config.Manifest;
+import dev.georesolver.trace.TraceHandler;
+import dev.georesolver.trace.Tracing;
 import dev.georesolver.config.MarginsConfig;
 import dev.georesolver.deadline.Ticker;
 import dev.georesolver.corrections.CorrectionRoutes;
@@ -49,6 +51,8 @@ public final class IngressVerticle extends VerticleBase {
   private final int port;
   private final Metrics metrics;
   private final ServerLimits limits;
+  /** Spans of the resolving routes; off unless {@link #tracing} says otherwise. */
+  private Tracing tracing = Tracing.off();
   private final Tenants tenants;
   private HttpServer server;
   private ConnectionGuard guard;
@@ -82,6 +86,12 @@ public final class IngressVerticle extends VerticleBase {
     this.tenants = tenants;
   }
 
+  /** Records the resolving routes' server spans with {@code tracing} (default {@link Tracing#off()}); before deploying. */
+  public IngressVerticle tracing(Tracing tracing) {
+    this.tracing = tracing;
+    return this;
+  }
+
   @Override
   public Future<?> start() {
     return DashboardHandler.load(vertx).compose(this::listen);
@@ -95,6 +105,10 @@ public final class IngressVerticle extends VerticleBase {
     long body = limits.maxBodyBytes();
     long grace = margins.ingressGraceMs();
     TenantAuth auth = new TenantAuth(tenants, metrics);
+    // The trace first, so that even a request the guards refuse has its span and its X-Trace-Id.
+    TraceHandler trace = new TraceHandler(tracing);
+    router.route("/v1/*").handler(trace);
+    CompatRoutes.PATHS.forEach(path -> router.route(path).handler(trace));
     // Guards before every route: whatever is mounted under these prefixes, now or later, is behind them.
     router.route("/v1/*").handler(auth);
     router.route("/v1/reconcile").handler(auth.admin());

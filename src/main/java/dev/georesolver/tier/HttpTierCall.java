@@ -11,6 +11,9 @@ import dev.georesolver.provider.OutboundRequest;
 import dev.georesolver.provider.ProviderAdapter;
 import dev.georesolver.provider.ProviderAnswer;
 import dev.georesolver.provider.ProviderText;
+import dev.georesolver.trace.Hop;
+import dev.georesolver.trace.SpanNames;
+import dev.georesolver.trace.UrlRedaction;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClientAgent;
@@ -19,6 +22,7 @@ import io.vertx.core.http.PoolOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -150,7 +154,7 @@ final class HttpTierCall implements TierCall {
   }
 
   @Override
-  public Future<ProviderAnswer> attempt(TierRequest req, long timeoutMs) {
+  public Future<ProviderAnswer> attempt(TierRequest req, long timeoutMs, Hop span) {
     Direction dir = req.direction();
     OutboundRequest r;
     try {
@@ -159,17 +163,45 @@ final class HttpTierCall implements TierCall {
       return Future.succeededFuture(new ProviderAnswer.Failed(FailureClass.UNCLASSIFIED,
           "adapter could not build the request: " + e.getClass().getSimpleName(), null));
     }
-    r = decorate(r, req.idempotencyKey());
+    r = decorate(r, req.idempotencyKey(), span);
+    describe(span, r);
     return http.send(r, timeoutMs)
-        .map(resp -> adapter.parse(dir, resp, cfg.schemaMode()))
+        .map(resp -> {
+          span.set(SpanNames.HTTP_RESPONSE_STATUS_CODE, resp.status());
+          return adapter.parse(dir, resp, cfg.schemaMode());
+        })
         .otherwise(TransportClassifier::classify)
         .map(text::clean);
   }
 
-  /** Adds the tier's constant headers, the key and the credential, copying the request once. */
-  private OutboundRequest decorate(OutboundRequest r, String idempotencyKey) {
+  /**
+   * The client span's HTTP attributes: method, server, and the URL with its query values (the
+   * credential, when it is a query parameter, and the address) redacted. Only when it is recorded.
+   */
+  private static void describe(Hop span, OutboundRequest r) {
+    if (!span.recording()) {
+      return;
+    }
+    String method = r.method().name();
+    span.rename(method).set(SpanNames.HTTP_REQUEST_METHOD, method).set(SpanNames.URL_FULL, UrlRedaction.redact(r.url()));
+    try {
+      URI u = URI.create(r.url());
+      span.set(SpanNames.SERVER_ADDRESS, u.getHost());
+      int port = u.getPort() >= 0 ? u.getPort() : "https".equalsIgnoreCase(u.getScheme()) ? 443 : 80;
+      span.set(SpanNames.SERVER_PORT, port);
+    } catch (IllegalArgumentException e) {
+      // An endpoint the client could still send to (it parses URLs itself): no server attributes.
+    }
+  }
+
+  /**
+   * Adds the tier's constant headers, the trace context, the key and the credential, copying the
+   * request once.
+   */
+  private OutboundRequest decorate(OutboundRequest r, String idempotencyKey, Hop span) {
     Map<String, String> headers = new LinkedHashMap<>(constantHeaders);
     headers.putAll(r.headers());
+    span.headers(headers::put);
     headers.put("Idempotency-Key", idempotencyKey);
     String url = r.url();
     if (secret != null) {

@@ -5,6 +5,7 @@ import dev.georesolver.provider.Direction;
 import dev.georesolver.provider.FailureClass;
 import dev.georesolver.provider.LocalAdapter;
 import dev.georesolver.provider.ProviderAnswer;
+import dev.georesolver.trace.Hop;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -29,7 +30,7 @@ final class LocalTierCall implements TierCall {
   }
 
   @Override
-  public Future<ProviderAnswer> attempt(TierRequest req, long timeoutMs) {
+  public Future<ProviderAnswer> attempt(TierRequest req, long timeoutMs, Hop span) {
     Promise<ProviderAnswer> done = Promise.promise();
     long timer = vertx.setTimer(Math.max(1, timeoutMs), id -> done.tryFail(new AttemptTimeoutException(timeoutMs)));
     Future<ProviderAnswer> f;

@@ -2,6 +2,7 @@ package dev.georesolver.tier;
 
 import dev.georesolver.bus.TierRequest;
 import dev.georesolver.provider.ProviderAnswer;
+import dev.georesolver.trace.Hop;
 import io.vertx.core.Future;
 
 /**
@@ -12,8 +13,12 @@ import io.vertx.core.Future;
  */
 interface TierCall {
 
-  /** Makes one attempt that must end within {@code timeoutMs}. */
-  Future<ProviderAnswer> attempt(TierRequest request, long timeoutMs);
+  /**
+   * Makes one attempt that must end within {@code timeoutMs}. {@code span} is the attempt's span,
+   * which the caller ends: an HTTP call names it by its method, describes the request (URL
+   * redacted) and the response status, and sends its context to the provider.
+   */
+  Future<ProviderAnswer> attempt(TierRequest request, long timeoutMs, Hop span);
 
   /** Releases resources (HTTP pool). */
   default Future<Void> close() {

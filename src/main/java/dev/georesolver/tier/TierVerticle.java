@@ -18,7 +18,11 @@ import dev.georesolver.provider.FailureClass;
 import dev.georesolver.provider.ProviderAnswer;
 import dev.georesolver.provider.ProviderText;
 import dev.georesolver.tier.TierBreaker.Permit;
+import dev.georesolver.trace.Hop;
+import dev.georesolver.trace.SpanNames;
+import dev.georesolver.trace.Tracing;
 import io.github.resilience4j.ratelimiter.RateLimiter;
+import io.opentelemetry.api.trace.SpanKind;
 import io.github.resilience4j.ratelimiter.RateLimiterConfig;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
@@ -65,11 +69,19 @@ public final class TierVerticle extends VerticleBase {
   private Backoff backoff;
   /** CRS lookups in flight, so that answers waiting for one definition share one worker task. */
   private final Map<CrsId, Future<CrsCatalog.Entry>> lookups = new HashMap<>();
+  /** Attempt spans; off unless {@link #tracing} says otherwise. */
+  private Tracing tracing = Tracing.off();
 
   public TierVerticle(TierSpec spec) {
     this.spec = spec;
     this.cfg = spec.config();
     this.adapter = AdapterRegistry.get(cfg.adapter());
+  }
+
+  /** Records attempt spans with {@code tracing} (default {@link Tracing#off()}); before deploying. */
+  public TierVerticle tracing(Tracing tracing) {
+    this.tracing = tracing;
+    return this;
   }
 
   @Override
@@ -129,12 +141,12 @@ public final class TierVerticle extends VerticleBase {
       msg.reply(TierReply.skipped("unsupported", req.direction() == Direction.REVERSE ? "no reverse lookups" : "no forward lookups", 0));
       return;
     }
-    attempt(req, deadline, 1, null).onComplete(ar -> msg.reply(ar.succeeded() ? ar.result()
+    attempt(req, deadline, 1, null, Hop.fromBus(tracing, msg.headers(), null)).onComplete(ar -> msg.reply(ar.succeeded() ? ar.result()
         : TierReply.failed(FailureClass.UNCLASSIFIED, ProviderText.bound("tier error: " + ar.cause()), 0)));
   }
 
   /** Attempt number {@code n}; {@code last} is the previous attempt's failure, if any. */
-  private Future<TierReply> attempt(TierRequest req, Deadline deadline, int n, ProviderAnswer.Failed last) {
+  private Future<TierReply> attempt(TierRequest req, Deadline deadline, int n, ProviderAnswer.Failed last, Hop visit) {
     long wait = n == 1 ? 0 : backoff.delayMs(n - 1);
     Admission.Decision d = Admission.decide(deadline.remainingMs() - spec.margins().tierReplyMs(), req.reserveMs(), wait,
         latency.median(), spec.admissionFactor(), cfg.timeoutMs());
@@ -149,9 +161,9 @@ public final class TierVerticle extends VerticleBase {
       if (!withinRateLimit(permit)) {
         return Future.succeededFuture(stop(n, last, "rate_limited", null));
       }
-      return underPermit(permit, req, d.attemptTimeoutMs(), outcome -> outcome instanceof Outcome.Found found
+      return underPermit(permit, req, d.attemptTimeoutMs(), attemptSpan(visit, n), outcome -> outcome instanceof Outcome.Found found
           ? Future.succeededFuture(TierReply.hit(found.hit(), n))
-          : next(req, deadline, n, ((Outcome.Failed) outcome).failure()));
+          : next(req, deadline, n, ((Outcome.Failed) outcome).failure(), visit));
     });
   }
 
@@ -174,24 +186,55 @@ public final class TierVerticle extends VerticleBase {
    * here would leave a half-open breaker with no trial calls left, refusing every visit until a
    * restart. The outcome is handed to {@code then} only once the permit is settled.
    */
-  private Future<TierReply> underPermit(Permit permit, TierRequest req, long timeoutMs,
+  private Future<TierReply> underPermit(Permit permit, TierRequest req, long timeoutMs, Hop span,
       Function<Outcome, Future<TierReply>> then) {
     long started = spec.ticker().nanoTime();
     Future<ProviderAnswer> answer;
     try {
-      answer = call.attempt(req, timeoutMs);
+      answer = call.attempt(req, timeoutMs, span);
     } catch (RuntimeException e) {
       answer = Future.failedFuture(e);
     }
     return answer.transform(ar -> {
       long ms = (spec.ticker().nanoTime() - started) / 1_000_000L;
       try {
-        return then.apply(settle(req, read(req, ar), permit, ms));
+        return then.apply(ended(span, settle(req, read(req, ar), permit, ms)));
       } catch (CrsNotLoadedException missing) {
         return lookUp(missing.crs(), req, ar.result())
-            .transform(looked -> then.apply(settle(req, looked.succeeded() ? looked.result() : unclassified(looked.cause()), permit, ms)));
+            .transform(looked -> then.apply(ended(span,
+                settle(req, looked.succeeded() ? looked.result() : unclassified(looked.cause()), permit, ms))));
       }
     });
+  }
+
+  /**
+   * The span of attempt {@code n}: an HTTP client span (named and described by the call) or, for a
+   * local adapter, an internal one; the tier, its claim, and the resend count of a retry.
+   */
+  private Hop attemptSpan(Hop visit, int n) {
+    Hop span = adapter.local()
+        ? visit.child(SpanNames.LOCAL_ATTEMPT + " " + cfg.adapter(), SpanKind.INTERNAL)
+        : visit.child("HTTP", SpanKind.CLIENT);
+    span.set(SpanNames.TIER, cfg.name()).set(SpanNames.CLAIM, cfg.claim().wire());
+    if (n > 1) {
+      span.set(SpanNames.HTTP_REQUEST_RESEND_COUNT, n - 1);
+    }
+    return span;
+  }
+
+  /** Ends an attempt's span with its outcome ({@code hit} or the failure class); a counted failure marks it failed. */
+  private static Outcome ended(Hop span, Outcome outcome) {
+    if (outcome instanceof Outcome.Failed failed) {
+      FailureClass fc = failed.failure().failureClass();
+      span.set(SpanNames.OUTCOME, fc.wire());
+      if (fc.countsAgainstBreaker()) {
+        span.fail(fc.wire());
+      }
+    } else {
+      span.set(SpanNames.OUTCOME, "hit");
+    }
+    span.end();
+    return outcome;
   }
 
   /** What an attempt's result means; never throws but to ask for a CRS definition first. */
@@ -239,9 +282,9 @@ public final class TierVerticle extends VerticleBase {
     return new Outcome.Failed(new ProviderAnswer.Failed(FailureClass.UNCLASSIFIED, ProviderText.bound("tier error: " + t), null));
   }
 
-  private Future<TierReply> next(TierRequest req, Deadline deadline, int n, ProviderAnswer.Failed f) {
+  private Future<TierReply> next(TierRequest req, Deadline deadline, int n, ProviderAnswer.Failed f, Hop visit) {
     if (f.failureClass().retryable() && n <= cfg.retryBudget()) {
-      return attempt(req, deadline, n + 1, f);
+      return attempt(req, deadline, n + 1, f, visit);
     }
     return Future.succeededFuture(TierReply.failed(f.failureClass(), f.detail(), n));
   }

@@ -5,6 +5,7 @@ import dev.georesolver.config.Manifest;
 import dev.georesolver.config.ManifestLoader;
 import dev.georesolver.deadline.Ticker;
 import dev.georesolver.tier.LocalAdapterFactory;
+import dev.georesolver.trace.Tracing;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -60,9 +61,15 @@ public final class Stack {
   /** Deploys a manifest loaded beforehand, with everything chosen. */
   public static Future<Stack> deploy(Vertx vertx, Manifest m, Map<String, String> env, Clock clock,
       Map<String, LocalAdapterFactory> local, String redisUrl) {
+    return deploy(vertx, m, env, clock, local, redisUrl, null);
+  }
+
+  /** Deploys a manifest loaded beforehand, its spans recorded with {@code tracing} (null: as {@code env} says). */
+  public static Future<Stack> deploy(Vertx vertx, Manifest m, Map<String, String> env, Clock clock,
+      Map<String, LocalAdapterFactory> local, String redisUrl, Tracing tracing) {
     Random seeded = new Random(42);
     GeoResolver.Options o = new GeoResolver.Options(0, 1, 1, env, redisUrl, local, clock, Ticker.SYSTEM, () -> seeded);
-    return GeoResolver.deploy(vertx, m, o).map(r -> new Stack(m, r.port(), WebClient.create(vertx, new io.vertx.ext.web.client.WebClientOptions(), new io.vertx.core.http.PoolOptions().setHttp1MaxSize(64))));
+    return GeoResolver.deploy(vertx, m, o, tracing).map(r -> new Stack(m, r.port(), WebClient.create(vertx, new io.vertx.ext.web.client.WebClientOptions(), new io.vertx.core.http.PoolOptions().setHttp1MaxSize(64))));
   }
 
   /** {@code GET path} against the resolver. */
