@@ -26,8 +26,9 @@ import java.util.Map;
  * lookup, and on a Redis Cluster the index spreads over the masters. The layout is the same on one
  * server and on a cluster.
  *
- * <p>A write is two steps, each in one hash slot: the hash (MULTI/EXEC) and then its cell's GEOADD; a
- * point whose GEOADD is lost is found by forward lookups only until it is written again. A reverse
+ * <p>A write is one MULTI/EXEC on one server; on a cluster, where the hash and its cell are in
+ * different slots, it is two steps, the hash (MULTI/EXEC) and then its cell's GEOADD, and a point whose
+ * GEOADD is lost is found by forward lookups only until it is written again. A reverse
  * lookup reads the cells its radius touches (at most {@link #MAX_CELLS}, nearest first) in parallel,
  * merges their candidates by distance, and skips a cell it cannot read (a lost master): the answer
  * comes from what the other cells hold. A GEO member whose hash has expired is removed from its cell
@@ -67,10 +68,13 @@ final class RedisGeoIndex implements GeoIndex {
     if (e.precision() != null) {
       hset.arg("precision").arg(e.precision());
     }
-    redis.batch(List.of(Request.cmd(Command.MULTI), hset, Request.cmd(Command.EXPIRE).arg(hash).arg(ttlS), Request.cmd(Command.EXEC)))
-        .compose(v -> redis.send(Request.cmd(Command.GEOADD).arg(keys.indexCell(cells.cell(e.lat(), e.lon())))
-            .arg(e.lon()).arg(e.lat()).arg(e.addrKey())))
-        .onFailure(t -> log.debug("index write skipped: {}", t.getMessage()));
+    Request expire = Request.cmd(Command.EXPIRE).arg(hash).arg(ttlS);
+    Request geoadd = Request.cmd(Command.GEOADD).arg(keys.indexCell(cells.cell(e.lat(), e.lon()))).arg(e.lon()).arg(e.lat())
+        .arg(e.addrKey());
+    Future<?> written = keys.cluster()
+        ? redis.batch(List.of(Request.cmd(Command.MULTI), hset, expire, Request.cmd(Command.EXEC))).compose(v -> redis.send(geoadd))
+        : redis.batch(List.of(Request.cmd(Command.MULTI), hset, expire, geoadd, Request.cmd(Command.EXEC)));
+    written.onFailure(t -> log.debug("index write skipped: {}", t.getMessage()));
   }
 
   @Override
