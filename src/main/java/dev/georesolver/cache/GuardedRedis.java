@@ -111,7 +111,9 @@ public final class GuardedRedis {
   }
 
   private void noteFailure(Throwable t) {
-    lastError = t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage());
+    // The client's messages may span lines (a cluster lists each node): one line, bounded, for logs and health.
+    String m = t.getMessage() == null ? "" : ": " + t.getMessage().replaceAll("\\s+", " ").replaceAll("[^\\x20-\\x7e]", "?");
+    lastError = t.getClass().getSimpleName() + (m.length() > 300 ? m.substring(0, 300) + "..." : m);
   }
 
   /** Pings Redis and reports reachability, breaker state and the last error. */
