@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Runs the whole test suite. What the tests need beyond JDK and Maven is installed here when it is
 # missing, or the script stops saying how to get it (a missing tool is a failure, never a skip):
-#   redis-server    the Redis tests start their own on a free port (or use GEO_TEST_REDIS_URL);
-#                   Debian's redis-server package, as root
+#   redis-server    the Redis tests start their own on a free port (or use GEO_TEST_REDIS_URL), and
+#                   the Redis Cluster tests start three with --cluster-enabled yes whatever
+#                   GEO_TEST_REDIS_URL says; Debian's redis-server package, as root
+#   redis-cli       joins those three into a cluster (redis-cli --cluster create); Debian's
+#                   redis-tools package (redis-server depends on it), as root
 #   promtool        checks and unit-tests conf/prometheus/alerts.yml; taken out of Debian's
 #                   prometheus package into target/tools (installing the package would also start
 #                   a Prometheus daemon through its init script; only the static promtool is needed)
@@ -31,9 +34,12 @@ apt_install() {   # apt_install PACKAGE WHAT: installs a Debian package as root,
   fi
 }
 
-if [ -z "${GEO_TEST_REDIS_URL:-}" ] && ! command -v redis-server >/dev/null 2>&1; then
+if ! command -v redis-server >/dev/null 2>&1; then
   apt_install redis-server redis-server redis
   # The package may start a service on 6379; the tests never use it.
+fi
+if ! command -v redis-cli >/dev/null 2>&1; then
+  apt_install redis-tools redis-cli redis
 fi
 
 if ! command -v openssl >/dev/null 2>&1; then

@@ -1,6 +1,7 @@
 package dev.georesolver.cache;
 
 import dev.georesolver.bus.IndexEntry;
+import dev.georesolver.state.RedisKeys;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.redis.client.Command;
@@ -10,40 +11,51 @@ import io.vertx.redis.client.ResponseType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
- * The cached index in Redis: {@code {prefix}addr:{addrkey}} hashes holding lon, lat,
- * source, claim, confidence, label, precision and resolved_at, each expiring after the index TTL,
- * and the {@code {prefix}index} GEO set of address keys for nearest-point lookups. A write is one
- * round trip (MULTI/EXEC in a pipeline). A GEO member whose hash has expired is removed when a
- * lookup meets it.
+ * The cached index in Redis: {@code {prefix}addr:{addrkey}} hashes holding lon, lat, source, claim,
+ * confidence, label, precision and resolved_at, each expiring after the index TTL, and one GEO set
+ * per geohash cell ({@code {prefix}index:{cell}}, {@link RedisKeys#INDEX_CELL_PRECISION} characters)
+ * of address keys for nearest-point lookups, so no single key takes every write and every reverse
+ * lookup, and on a Redis Cluster the index spreads over the masters. The layout is the same on one
+ * server and on a cluster.
+ *
+ * <p>A write is one MULTI/EXEC on one server; on a cluster, where the hash and its cell are in
+ * different slots, it is two steps, the hash (MULTI/EXEC) and then its cell's GEOADD, and a point whose
+ * GEOADD is lost is found by forward lookups only until it is written again. A reverse
+ * lookup reads the cells its radius touches (at most {@link #MAX_CELLS}, nearest first) in parallel,
+ * merges their candidates by distance, and skips a cell it cannot read (a lost master): the answer
+ * comes from what the other cells hold. A GEO member whose hash has expired is removed from its cell
+ * when a lookup meets it.
  */
 final class RedisGeoIndex implements GeoIndex {
 
   private static final Logger log = LoggerFactory.getLogger(RedisGeoIndex.class);
 
-  /** Candidates read per reverse lookup, nearest first, to step over expired members. */
+  /** Candidates read per cell per reverse lookup, nearest first, to step over expired members. */
   static final int REVERSE_CANDIDATES = 4;
+  /** Most cells one reverse lookup reads: 3 × 3 around the point covers any radius up to one cell (about 4.9 km; 2.4 km east-west at 60°N). */
+  static final int MAX_CELLS = 9;
 
   private final GuardedRedis redis;
-  private final String prefix;
+  private final RedisKeys keys;
+  private final GeoCells cells = new GeoCells(RedisKeys.INDEX_CELL_PRECISION, MAX_CELLS);
 
   RedisGeoIndex(GuardedRedis redis, String prefix) {
     this.redis = redis;
-    this.prefix = prefix;
-  }
-
-  private String hashKey(String addrKey) {
-    return prefix + "addr:" + addrKey;
+    this.keys = new RedisKeys(prefix, redis.cluster());
   }
 
   @Override
   public void write(IndexEntry e, long ttlS) {
-    Request hset = Request.cmd(Command.HSET).arg(hashKey(e.addrKey()))
+    String hash = keys.addr(e.addrKey());
+    Request hset = Request.cmd(Command.HSET).arg(hash)
         .arg("lon").arg(e.lon())
         .arg("lat").arg(e.lat())
         .arg("source").arg(e.source())
@@ -56,49 +68,81 @@ final class RedisGeoIndex implements GeoIndex {
     if (e.precision() != null) {
       hset.arg("precision").arg(e.precision());
     }
-    redis.batch(List.of(
-            Request.cmd(Command.MULTI),
-            hset,
-            Request.cmd(Command.EXPIRE).arg(hashKey(e.addrKey())).arg(ttlS),
-            Request.cmd(Command.GEOADD).arg(prefix + "index").arg(e.lon()).arg(e.lat()).arg(e.addrKey()),
-            Request.cmd(Command.EXEC)))
-        .onFailure(t -> log.debug("index write skipped: {}", t.getMessage()));
+    Request expire = Request.cmd(Command.EXPIRE).arg(hash).arg(ttlS);
+    Request geoadd = Request.cmd(Command.GEOADD).arg(keys.indexCell(cells.cell(e.lat(), e.lon()))).arg(e.lon()).arg(e.lat())
+        .arg(e.addrKey());
+    Future<?> written = keys.cluster()
+        ? redis.batch(List.of(Request.cmd(Command.MULTI), hset, expire, Request.cmd(Command.EXEC))).compose(v -> redis.send(geoadd))
+        : redis.batch(List.of(Request.cmd(Command.MULTI), hset, expire, geoadd, Request.cmd(Command.EXEC)));
+    written.onFailure(t -> log.debug("index write skipped: {}", t.getMessage()));
   }
 
   @Override
   public Future<IndexEntry> byKey(String addrKey) {
-    return redis.send(Request.cmd(Command.HGETALL).arg(hashKey(addrKey)))
-        .map(r -> entry(addrKey, toMap(r)))
-        .otherwise(t -> null);
+    return read(addrKey).otherwise(t -> null);
   }
+
+  private Future<IndexEntry> read(String addrKey) {
+    return redis.send(Request.cmd(Command.HGETALL).arg(keys.addr(addrKey))).map(r -> entry(addrKey, toMap(r)));
+  }
+
+  /** One GEO member met by a reverse lookup: which cell holds it, and how far it is, metres. */
+  private record Candidate(String cellKey, String member, double dist) {}
 
   @Override
   public Future<IndexEntry> nearest(double lat, double lon, double radiusM) {
-    Request search = Request.cmd(Command.GEOSEARCH).arg(prefix + "index")
+    List<Future<List<Candidate>>> reads = new ArrayList<>();
+    for (String cell : cells.covering(lat, lon, radiusM)) {
+      reads.add(search(keys.indexCell(cell), lat, lon, radiusM));
+    }
+    return Future.join(reads)
+        .otherwise(t -> null)
+        .compose(v -> {
+          List<Candidate> all = new ArrayList<>();
+          for (Future<List<Candidate>> f : reads) {
+            if (f.succeeded()) {
+              all.addAll(f.result());
+            }
+          }
+          all.sort(Comparator.comparingDouble(Candidate::dist));
+          return firstLive(all, 0);
+        })
+        .otherwise(t -> null);
+  }
+
+  private Future<List<Candidate>> search(String cellKey, double lat, double lon, double radiusM) {
+    Request search = Request.cmd(Command.GEOSEARCH).arg(cellKey)
         .arg("FROMLONLAT").arg(lon).arg(lat)
         .arg("BYRADIUS").arg(radiusM).arg("m")
         .arg("ASC").arg("COUNT").arg(REVERSE_CANDIDATES)
         .arg("WITHDIST");
-    return redis.send(search)
-        .compose(r -> firstLive(r, 0))
-        .otherwise(t -> null);
+    return redis.send(search).map(r -> {
+      List<Candidate> out = new ArrayList<>();
+      if (r != null) {
+        for (Response c : r) {
+          out.add(new Candidate(cellKey, c.get(0).toString(), c.get(1).toDouble()));
+        }
+      }
+      return out;
+    });
   }
 
-  /** The first candidate (from {@code i}) whose hash still exists; expired members are removed. */
-  private Future<IndexEntry> firstLive(Response candidates, int i) {
-    if (candidates == null || i >= candidates.size()) {
+  /**
+   * The first candidate (from {@code i}) whose hash still exists; expired members are removed from
+   * their cell, and one whose hash cannot be read (its master is down) is skipped, not removed.
+   */
+  private Future<IndexEntry> firstLive(List<Candidate> candidates, int i) {
+    if (i >= candidates.size()) {
       return Future.succeededFuture();
     }
-    Response c = candidates.get(i);
-    String member = c.get(0).toString();
-    double dist = c.get(1).toDouble();
-    return byKey(member).compose(e -> {
+    Candidate c = candidates.get(i);
+    return read(c.member()).compose(e -> {
       if (e != null) {
-        return Future.succeededFuture(e.at(Math.round(dist * 10) / 10.0));
+        return Future.succeededFuture(e.at(Math.round(c.dist() * 10) / 10.0));
       }
-      redis.send(Request.cmd(Command.ZREM).arg(prefix + "index").arg(member));
+      redis.send(Request.cmd(Command.ZREM).arg(c.cellKey()).arg(c.member()));
       return firstLive(candidates, i + 1);
-    });
+    }, unreadable -> firstLive(candidates, i + 1));
   }
 
   /** HGETALL as a map, for RESP3 maps and RESP2 flat arrays alike. */

@@ -1,6 +1,7 @@
 package dev.georesolver.cache;
 
 import dev.georesolver.bus.StoredAnswer;
+import dev.georesolver.state.RedisKeys;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -31,7 +32,11 @@ import java.util.UUID;
  *       {@link #POLL_MS} inside their own deadline.
  * </ul>
  *
- * Polling rather than pub/sub: it needs no subscriber connection to re-establish after a Redis
+ * On a Redis Cluster the three keys of one request carry its idempotency key as their hash tag
+ * ({@link RedisKeys}), so a poll and a completion are each one pipelined round trip to one master,
+ * and the claim stays one key.
+ *
+ * <p>Polling rather than pub/sub: it needs no subscriber connection to re-establish after a Redis
  * restart, cannot miss a message published before the waiter subscribed, and costs one pipelined
  * round trip per poll per key per instance (local waiters are coalesced before they get here).
  */
@@ -50,20 +55,20 @@ final class RedisSharedStore implements SharedStore {
 
   private final Vertx vertx;
   private final GuardedRedis redis;
-  private final String prefix;
+  private final RedisKeys keys;
   private final Clock clock;
   private final String instanceId = UUID.randomUUID().toString();
 
   RedisSharedStore(Vertx vertx, GuardedRedis redis, String prefix, Clock clock) {
     this.vertx = vertx;
     this.redis = redis;
-    this.prefix = prefix;
+    this.keys = new RedisKeys(prefix, redis.cluster());
     this.clock = clock;
   }
 
   @Override
   public Future<StoredEntry> lookup(String key) {
-    return redis.send(Request.cmd(Command.GET).arg(prefix + "idem:" + key))
+    return redis.send(Request.cmd(Command.GET).arg(keys.idem(key)))
         .map(this::entry)
         .otherwise(t -> null);
   }
@@ -82,7 +87,7 @@ final class RedisSharedStore implements SharedStore {
 
   @Override
   public Future<Boolean> claim(String coalesceKey, long ttlMs) {
-    return redis.send(Request.cmd(Command.SET).arg(prefix + "lock:" + coalesceKey).arg(instanceId).arg("NX").arg("PX")
+    return redis.send(Request.cmd(Command.SET).arg(keys.lock(coalesceKey)).arg(instanceId).arg("NX").arg("PX")
             .arg(Math.max(1, ttlMs)))
         .map(r -> r != null)
         .otherwise(true);
@@ -98,8 +103,8 @@ final class RedisSharedStore implements SharedStore {
 
   private void poll(String coalesceKey, long until, Promise<StoredAnswer> p) {
     List<Request> rs = List.of(
-        Request.cmd(Command.GET).arg(prefix + "done:" + coalesceKey),
-        Request.cmd(Command.EXISTS).arg(prefix + "lock:" + coalesceKey));
+        Request.cmd(Command.GET).arg(keys.done(coalesceKey)),
+        Request.cmd(Command.EXISTS).arg(keys.lock(coalesceKey)));
     redis.batch(rs).onComplete(ar -> {
       if (ar.failed()) {
         p.tryComplete(null);
@@ -129,11 +134,11 @@ final class RedisSharedStore implements SharedStore {
     if (answer != null) {
       if (answer.resolved() && ttlMs > 0) {
         Buffer entry = new StoredEntry(answer, clock.millis(), ttlMs).toBuffer();
-        rs.add(Request.cmd(Command.SET).arg(prefix + "idem:" + key).arg(entry).arg("PX").arg(ttlMs));
+        rs.add(Request.cmd(Command.SET).arg(keys.idem(key)).arg(entry).arg("PX").arg(ttlMs));
       }
-      rs.add(Request.cmd(Command.SET).arg(prefix + "done:" + coalesceKey).arg(answer.toBuffer()).arg("PX").arg(DONE_TTL_MS));
+      rs.add(Request.cmd(Command.SET).arg(keys.done(coalesceKey)).arg(answer.toBuffer()).arg("PX").arg(DONE_TTL_MS));
     }
-    rs.add(Request.cmd(Command.EVAL).arg(UNLOCK).arg(1).arg(prefix + "lock:" + coalesceKey).arg(instanceId));
+    rs.add(Request.cmd(Command.EVAL).arg(UNLOCK).arg(1).arg(keys.lock(coalesceKey)).arg(instanceId));
     redis.batch(rs).onFailure(t -> log.debug("store write skipped: {}", t.getMessage()));
   }
 

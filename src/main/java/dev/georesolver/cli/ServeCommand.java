@@ -1,6 +1,7 @@
 package dev.georesolver.cli;
 
 import dev.georesolver.GeoResolver;
+import dev.georesolver.cache.RedisUrl;
 import dev.georesolver.state.StateStoreException;
 import dev.georesolver.config.Manifest;
 import io.vertx.core.Vertx;
@@ -42,7 +43,7 @@ final class ServeCommand implements Callable<Integer> {
   int port;
 
   @Option(names = "--redis", paramLabel = "URL",
-      description = "the shared store, redis://host:port; turns Redis on whatever the manifest says (GEO_REDIS_URL)")
+      description = "the shared store, redis://host:port or redis-cluster://host:port,host:port; turns Redis on whatever the manifest says (GEO_REDIS_URL)")
   String redis;
 
   @Option(names = "--event-loops", paramLabel = "N",
@@ -66,6 +67,13 @@ final class ServeCommand implements Callable<Integer> {
     }
     if (loops < 1 || loops > 256) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--event-loops must be in [1, 256], got " + loops);
+    }
+    if (redis != null && !redis.isBlank()) {
+      try {
+        RedisUrl.parse(redis);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--redis: " + e.getMessage());
+      }
     }
     Manifest m;
     try {

@@ -5,6 +5,7 @@ import dev.georesolver.bus.Debt;
 import dev.georesolver.bus.IndexEntry;
 import dev.georesolver.bus.LeasedDebt;
 import dev.georesolver.bus.Repair;
+import dev.georesolver.cache.GeoCells;
 import dev.georesolver.cache.GuardedRedis;
 import dev.georesolver.cache.StoredEntry;
 import dev.georesolver.reconcile.Corrections;
@@ -28,13 +29,17 @@ import java.util.Map;
  * reconciler; a dead reconciler's entries are taken over with {@code XAUTOCLAIM} once idle longer
  * than the lease), a hash per item, and a stream for the outbox ({@link RedisKeys}). Each step that
  * must be atomic is one Lua script — queueing once, leasing, settling under the lease, and the
- * correction itself (idempotency entry, cached-index entry, outbox record and item state together).
+ * correction's settlement (outbox record and item state together).
  * A script runs alone on the server, so it is as atomic as {@code WATCH}/{@code MULTI} and needs no
  * connection held between the check and the write.
  *
  * <p>Durability is Redis's own: at start the server's {@code appendonly} and {@code save} settings
  * are read, and a server that keeps nothing on disk is reported in the log and in the status.
- * The scripts touch item markers they compute from the prefix, so Redis Cluster is not supported.
+ * On a Redis Cluster every queue and outbox key carries the queue's hash tag ({@link RedisKeys}), so
+ * each script runs in one slot; the lease script computes item keys from stream entries, inside that
+ * tag. The correction writes the idempotency and index entries first, each a one-key command, then
+ * settles the item and appends the outbox record in one script: a correction is in the feed only
+ * once its answer is stored.
  * Use from the state verticle's context.
  */
 public final class RedisStateStore implements StateStore {
@@ -144,47 +149,51 @@ public final class RedisStateStore implements StateStore {
       """;
 
   /**
-   * The correction: under the lease, and only for the degraded answer the caller built it from;
-   * the idempotency and index entries only when what they hold is not newer; the outbox record
-   * once per answer. Returns {1, cursor}, {0} (lease lost) or {-1} (a newer degraded answer came in).
+   * The correction's queue step: under the lease, and only for the degraded answer the caller built
+   * it from; the outbox record once per answer; the item done. Every key is in the queue's group.
+   * Returns {1, cursor}, {0} (lease lost) or {-1} (a newer degraded answer came in).
    */
   private static final String CORRECT = """
-      local m, idem, addr, geo, outbox, corrected, stream, done = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8]
+      local m, outbox, corrected, stream, done = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
       local h = redis.call('HMGET', m, 'state', 'lease_owner', 'entry', 'answer_resolved_at')
       if h[1] ~= 'in_progress' or h[2] ~= ARGV[1] or h[3] ~= ARGV[2] then return {0} end
       if h[4] ~= ARGV[3] then return {-1} end
-      local t1 = tonumber(ARGV[3])
       local cursor = ''
       if redis.call('EXISTS', corrected) == 0 then
-        local cur = redis.call('GET', idem)
-        local write = true
-        if cur then
-          local ok, e = pcall(cjson.decode, cur)
-          if ok and type(e) == 'table' and type(e.result) == 'table' and tonumber(e.result.resolved_at_ms) and
-             tonumber(e.result.resolved_at_ms) > t1 then write = false end
-        end
-        if write then redis.call('SET', idem, ARGV[4], 'PX', ARGV[5]) end
-        if ARGV[9] == '1' then
-          local prev = tonumber(redis.call('HGET', addr, 'resolved_at') or '0')
-          if prev <= t1 then
-            redis.call('HSET', addr, 'lon', ARGV[10], 'lat', ARGV[11], 'source', ARGV[12], 'claim', ARGV[13],
-              'confidence', ARGV[14], 'resolved_at', ARGV[15])
-            if ARGV[16] ~= '' then redis.call('HSET', addr, 'label', ARGV[16]) else redis.call('HDEL', addr, 'label') end
-            if ARGV[17] ~= '' then redis.call('HSET', addr, 'precision', ARGV[17]) else redis.call('HDEL', addr, 'precision') end
-            redis.call('EXPIRE', addr, ARGV[18])
-            redis.call('GEOADD', geo, ARGV[10], ARGV[11], ARGV[19])
-          end
-        end
-        cursor = redis.call('XADD', outbox, '*', 'c', ARGV[7])
-        redis.call('SET', corrected, cursor, 'EX', ARGV[21])
+        cursor = redis.call('XADD', outbox, '*', 'c', ARGV[4])
+        redis.call('SET', corrected, cursor, 'EX', ARGV[7])
       end
-      redis.call('XACK', stream, ARGV[8], ARGV[2])
+      redis.call('XACK', stream, ARGV[5], ARGV[2])
       redis.call('XDEL', stream, ARGV[2])
       redis.call('HDEL', m, 'lease_owner', 'lease_until')
       redis.call('HSET', m, 'state', 'done', 'outcome', 'corrected', 'entry', '')
-      redis.call('EXPIRE', m, ARGV[20])
+      redis.call('EXPIRE', m, ARGV[6])
       redis.call('INCR', done)
       return {1, cursor}
+      """;
+
+  /** The corrected answer as the idempotency entry, unless what it holds was resolved after the degraded answer. */
+  private static final String CORRECT_IDEM = """
+      local cur = redis.call('GET', KEYS[1])
+      if cur then
+        local ok, e = pcall(cjson.decode, cur)
+        if ok and type(e) == 'table' and type(e.result) == 'table' and tonumber(e.result.resolved_at_ms) and
+           tonumber(e.result.resolved_at_ms) > tonumber(ARGV[1]) then return 0 end
+      end
+      redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+      return 1
+      """;
+
+  /** The corrected cached-index entry, unless the one it holds was resolved after the degraded answer. Returns 1 when written. */
+  private static final String CORRECT_ADDR = """
+      local addr = KEYS[1]
+      if tonumber(redis.call('HGET', addr, 'resolved_at') or '0') > tonumber(ARGV[1]) then return 0 end
+      redis.call('HSET', addr, 'lon', ARGV[2], 'lat', ARGV[3], 'source', ARGV[4], 'claim', ARGV[5],
+        'confidence', ARGV[6], 'resolved_at', ARGV[7])
+      if ARGV[8] ~= '' then redis.call('HSET', addr, 'label', ARGV[8]) else redis.call('HDEL', addr, 'label') end
+      if ARGV[9] ~= '' then redis.call('HSET', addr, 'precision', ARGV[9]) else redis.call('HDEL', addr, 'precision') end
+      redis.call('EXPIRE', addr, ARGV[10])
+      return 1
       """;
 
   private static final String STATS = """
@@ -198,13 +207,14 @@ public final class RedisStateStore implements StateStore {
 
   private final GuardedRedis redis;
   private final RedisKeys keys;
+  private final GeoCells cells = new GeoCells(RedisKeys.INDEX_CELL_PRECISION, 1);
   private final Clock clock;
   private volatile Boolean persistent;
   private volatile String persistence = "unknown";
 
   public RedisStateStore(GuardedRedis redis, String prefix, Clock clock) {
     this.redis = redis;
-    this.keys = new RedisKeys(prefix);
+    this.keys = new RedisKeys(prefix, redis.cluster());
     this.clock = clock;
   }
 
@@ -304,42 +314,59 @@ public final class RedisStateStore implements StateStore {
       return correctOnce(owner, item, repair, 3);
     }
 
+    /**
+     * Checks the lease, writes the corrected answer and index entry (each one key, guarded by age, so
+     * writing them again is harmless), then settles the item and appends the outbox record in one
+     * queue-group script. A failure between the steps leaves the item leased: it is corrected again.
+     */
     private Future<Settled> correctOnce(String owner, LeasedDebt item, Repair repair, int triesLeft) {
       String marker = keys.marker(item.debt().debtKey());
-      return redis.send(Request.cmd(Command.HMGET).arg(marker).arg("debt").arg("accepted_at")).compose(h -> {
-        if (h == null || h.get(0) == null) {
-          return Future.succeededFuture(Settled.LOST);
-        }
-        Debt d = Debt.fromJson(new JsonObject(h.get(0).toString()));
-        Correction c = Corrections.build(d, repair);
-        IndexEntry e = Corrections.indexEntry(repair);
-        long now = clock.millis();
-        String entry = new StoredEntry(c.answer(), now, repair.ttlMs()).toBuffer().toString();
-        Request r = eval(CORRECT, List.of(marker, keys.idem(d.idempotencyKey()), keys.addr(e == null ? "-" : e.addrKey()),
-                keys.index(), keys.corrections(), keys.corrected(c.correctionId()), keys.reconcile(), keys.done()),
-            owner, item.id(), d.answerResolvedAtMs(), entry, Math.max(1, repair.ttlMs()), repair.correctedAtMs(),
-            c.toJson().encode(), RedisKeys.GROUP, e == null ? "0" : "1",
-            e == null ? "" : e.lon(), e == null ? "" : e.lat(), e == null ? "" : e.source(), e == null ? "" : e.claim(),
-            e == null ? "" : e.confidence(), e == null ? "" : e.resolvedAtMs(), e == null || e.label() == null ? "" : e.label(),
-            e == null || e.precision() == null ? "" : e.precision(), Math.max(1, repair.indexTtlS()),
-            e == null ? "" : e.addrKey(), DONE_MARKER_TTL_S, CORRECTED_TTL_S);
-        return redis.send(r).compose(out -> {
-          int code = out.get(0).toInteger();
-          if (code == 1) {
-            String cursor = out.size() > 1 ? out.get(1).toString() : "";
-            return Future.succeededFuture(new Settled(true, cursor.isEmpty() ? null : c.withCursor(cursor)));
-          }
-          if (code == -1 && triesLeft > 1) {
-            return correctOnce(owner, item, repair, triesLeft - 1);
-          }
-          return Future.succeededFuture(Settled.LOST);
-        });
-      });
+      return redis.send(Request.cmd(Command.HMGET).arg(marker).arg("debt").arg("state").arg("lease_owner").arg("entry"))
+          .compose(h -> {
+            if (h == null || h.get(0) == null || !"in_progress".equals(str(h.get(1))) || !owner.equals(str(h.get(2)))
+                || !item.id().equals(str(h.get(3)))) {
+              return Future.succeededFuture(Settled.LOST);
+            }
+            Debt d = Debt.fromJson(new JsonObject(h.get(0).toString()));
+            Correction c = Corrections.build(d, repair);
+            return writeCorrected(d, c, repair).compose(v -> settleCorrected(owner, item, d, c)).compose(code -> {
+              if (code == -1 && triesLeft > 1) {
+                return correctOnce(owner, item, repair, triesLeft - 1);
+              }
+              return Future.succeededFuture(code == 1 ? Settled.OK : Settled.LOST);
+            });
+          });
+    }
+
+    /** The idempotency entry, then the cached-index hash and its cell: one key (one slot) per command. */
+    private Future<Void> writeCorrected(Debt d, Correction c, Repair repair) {
+      long now = clock.millis();
+      String entry = new StoredEntry(c.answer(), now, repair.ttlMs()).toBuffer().toString();
+      Future<Response> idem = redis.send(eval(CORRECT_IDEM, List.of(keys.idem(d.idempotencyKey())), d.answerResolvedAtMs(), entry,
+          Math.max(1, repair.ttlMs())));
+      IndexEntry e = Corrections.indexEntry(repair);
+      if (e == null) {
+        return idem.mapEmpty();
+      }
+      return idem.compose(v -> redis.send(eval(CORRECT_ADDR, List.of(keys.addr(e.addrKey())), d.answerResolvedAtMs(), e.lon(), e.lat(),
+              e.source(), e.claim(), e.confidence(), e.resolvedAtMs(), e.label(), e.precision(), Math.max(1, repair.indexTtlS()))))
+          .compose(written -> written != null && written.toInteger() == 1
+              ? redis.send(Request.cmd(Command.GEOADD).arg(keys.indexCell(cells.cell(e.lat(), e.lon()))).arg(e.lon()).arg(e.lat())
+                  .arg(e.addrKey())).mapEmpty()
+              : Future.<Void>succeededFuture());
+    }
+
+    /** The queue step; 1 done, 0 lease lost, -1 a newer degraded answer came in. */
+    private Future<Integer> settleCorrected(String owner, LeasedDebt item, Debt d, Correction c) {
+      Request r = eval(CORRECT, List.of(keys.marker(item.debt().debtKey()), keys.corrections(), keys.corrected(c.correctionId()),
+              keys.reconcile(), keys.doneCount()),
+          owner, item.id(), d.answerResolvedAtMs(), c.toJson().encode(), RedisKeys.GROUP, DONE_MARKER_TTL_S, CORRECTED_TTL_S);
+      return redis.send(r).map(out -> out.get(0).toInteger());
     }
 
     private Future<Settled> finish(String owner, LeasedDebt item, String op, long notBeforeMs, String error) {
       String k = item.debt().debtKey();
-      return redis.send(eval(FINISH, List.of(keys.marker(k), keys.reconcile(), keys.delayed(), keys.dead(), keys.done()),
+      return redis.send(eval(FINISH, List.of(keys.marker(k), keys.reconcile(), keys.delayed(), keys.dead(), keys.doneCount()),
               owner, item.id(), op, notBeforeMs, error == null ? "" : error, RedisKeys.GROUP, k, DONE_MARKER_TTL_S))
           .map(r -> r != null && r.toInteger() == 1 ? Settled.OK : Settled.LOST);
     }
@@ -366,7 +393,7 @@ public final class RedisStateStore implements StateStore {
 
     @Override
     public Future<QueueStats> stats() {
-      return redis.send(eval(STATS, List.of(keys.reconcile(), keys.delayed(), keys.dead(), keys.done()), RedisKeys.GROUP))
+      return redis.send(eval(STATS, List.of(keys.reconcile(), keys.delayed(), keys.dead(), keys.doneCount()), RedisKeys.GROUP))
           .map(r -> {
             long len = r.get(0).toLong();
             long pel = r.get(1).toLong();
@@ -441,6 +468,10 @@ public final class RedisStateStore implements StateStore {
   @Override
   public Future<Void> close() {
     return redis.close();
+  }
+
+  private static String str(Response r) {
+    return r == null ? null : r.toString();
   }
 
   /** A flat field/value reply (RESP2 array) or a RESP3 map, as a map. */

@@ -17,7 +17,9 @@
  *       backends;
  *   <li>its tables: a new migration appended to {@code SqliteSchema.MIGRATIONS} (never an edit of
  *       an old one);
- *   <li>its keys: a group of names in {@code RedisKeys};
+ *   <li>its keys: a group of names in {@code RedisKeys}, each key of an operation under the
+ *       group's hash tag (the rule is in {@code RedisKeys}), and the group added to
+ *       {@code RedisKeysTest}, which checks it maps to one Redis Cluster slot;
  *   <li>its addresses: a {@code geocode.state.<module>.*} group in {@code bus.Addresses} with each
  *       contract;
  *   <li>its handlers: one consumer per address in {@code StateVerticle.routes()}.

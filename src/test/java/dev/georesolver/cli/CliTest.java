@@ -75,6 +75,10 @@ class CliTest {
     assertThat(CliRun.run("--port", "70000").err()).contains("--port must be in [0, 65535], got 70000");
     assertThat(CliRun.run("--event-loops", "0").err()).contains("--event-loops must be in [1, 256], got 0");
     assertThat(CliRun.run("--manifest").err()).contains("Missing required parameter for option '--manifest'");
+    assertThat(CliRun.run("--redis", "redis-cluster://pw@127.0.0.1:7000,nohost")).satisfies(r -> {
+      assertThat(r.status()).isEqualTo(Exit.USAGE);
+      assertThat(r.err()).contains("--redis: redis-cluster:// node 'nohost' is not host:port").doesNotContain("pw@");
+    });
     assertThat(CliRun.run("--colour")).satisfies(r -> {
       assertThat(r.status()).isEqualTo(Exit.USAGE);
       assertThat(r.err()).contains("Unknown option: '--colour'");

@@ -83,7 +83,7 @@ class ReconcileKillScenarioTest {
     }
   }
 
-  private static void run(Vertx vertx, String statePath, String redisUrl) throws Exception {
+  static void run(Vertx vertx, String statePath, String redisUrl) throws Exception {
     DrillLadder l = DrillLadder.start(vertx);
     WebClient web = WebClient.create(vertx);
     Path m = Files.createTempFile(TestState.freshDir(), "drill", ".yaml");
