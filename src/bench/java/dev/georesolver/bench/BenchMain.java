@@ -14,6 +14,8 @@ import java.util.Arrays;
  *   jmh         [JMH options]                             the JMH microbenchmarks (org.openjdk.jmh.Main)
  *   resolver    --manifest F --port N [--event-loops N]   the resolver on a chosen event-loop pool ({@link ResolverLauncher})
  *   drain       [--items 10000] [--rate N] ...            the reconciler's drain rate ({@link DrainBench})
+ *   sweep-chart --in SWEEP.tsv --out FILE.png             the open-loop sweep as a chart ({@link SweepChart})
+ *   store-footprint [--answers 100000]                    heap bytes per answer in the memory store ({@link StoreFootprint})
  * </pre>
  */
 public final class BenchMain {
@@ -34,6 +36,8 @@ public final class BenchMain {
       case "jmh" -> org.openjdk.jmh.Main.main(rest);
       case "resolver" -> ResolverLauncher.main(rest);
       case "drain" -> DrainBench.main(rest);
+      case "sweep-chart" -> SweepChart.main(rest);
+      case "store-footprint" -> StoreFootprint.main(rest);
       default -> {
         System.err.println("unknown sub-command " + args[0]);
         System.exit(2);
