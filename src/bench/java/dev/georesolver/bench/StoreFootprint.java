@@ -29,8 +29,9 @@ import java.util.concurrent.locks.LockSupport;
  * <p><b>Churn</b> ({@code --churn-s S}, default 10; 0 to skip): then {@code --rate R} new answers a
  * second (default 10,000) go into the full store, each with {@code --garbage-kb} KB of short-lived
  * garbage (default 30: what a pass-through request allocates), as the dedupe verticle sees them at
- * that load; the collector's pause count and time over the churn (from the
- * {@link GarbageCollectorMXBean}s) show what the store's intake costs each young collection.
+ * that load; the young collections' count and time over the churn (from the
+ * {@link GarbageCollectorMXBean}s; G1 "Young Generation", ZGC "Pauses") show what the store's intake
+ * costs each young collection. Every collector's totals are printed too.
  * Run it on the JVM and flags under test, pinned like the resolver:
  *
  * <pre>
@@ -142,8 +143,8 @@ public final class StoreFootprint {
     long n = 0;
     long ms = 0;
     for (GarbageCollectorMXBean b : ManagementFactory.getGarbageCollectorMXBeans()) {
-      if (b.getName().contains("Cycles")) {
-        continue; // ZGC reports concurrent cycles (not pauses) under "... Cycles"
+      if (b.getName().contains("Cycles") || b.getName().contains("Old") || b.getName().contains("Concurrent")) {
+        continue; // young pauses only: ZGC's "... Cycles" are concurrent; G1's old/concurrent beans are not young pauses
       }
       n += Math.max(0, b.getCollectionCount());
       ms += Math.max(0, b.getCollectionTime());
@@ -151,10 +152,12 @@ public final class StoreFootprint {
     return new long[] {n, ms};
   }
 
+  /** Each collector as name:collections:ms since the start (the fill's System.gc() calls included). */
   private static String collectors() {
     StringBuilder s = new StringBuilder();
     for (GarbageCollectorMXBean b : ManagementFactory.getGarbageCollectorMXBeans()) {
-      s.append(s.length() == 0 ? "" : ",").append(b.getName().replace(' ', '_'));
+      s.append(s.length() == 0 ? "" : ",").append(b.getName().replace(' ', '_'))
+          .append(':').append(b.getCollectionCount()).append(':').append(b.getCollectionTime());
     }
     return s.toString();
   }
