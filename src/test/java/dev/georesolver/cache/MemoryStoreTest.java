@@ -192,7 +192,7 @@ class MemoryStoreTest {
     MemoryStore store = new MemoryStore(maxEntries, maxBytes, HOUR, Ticker.systemTicker());
     Map<String, Long> last = new HashMap<>();
     Random rnd = new Random(17);
-    for (long n = 1; n <= 40_000; n++) {
+    for (long n = 1; n <= 15_000; n++) {
       String k = key(rnd.nextInt(400));
       if (rnd.nextInt(3) == 0) {
         StoredEntry got = store.get(k);
