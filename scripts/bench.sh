@@ -25,7 +25,7 @@
 # Every load figure is the median of three rounds (one with --quick); baseline and subject alternate
 # in each round. The resolver is warmed until its throughput stops climbing (C2 keeps compiling for
 # tens of seconds on one core): warm-up cycles repeat until replay and pass-through move less than
-# 5 % from one cycle to the next (at most BENCH_WARM_MAX cycles, default 6; 4 with --quick), and the
+# 5 % from one cycle to the next (at most BENCH_WARM_MAX cycles, default 6; 3 with --quick), and the
 # run says how many it took, or that it never settled.
 #
 # The JVM matrix (JDK 17 G1 vs JDK 25 G1 vs JDK 25 generational ZGC, side by side):
@@ -62,10 +62,10 @@ CONNECTIONS=${BENCH_CONNECTIONS:-64}     # wrk connections (closed loop)
 TENANTS=${BENCH_TENANTS:-20}             # tenants configured in (f)
 if [ "$QUICK" = 1 ]; then
   # A guard, not figures: one round, short runs; the warm-up still runs until throughput settles.
-  ROUNDS=1 WRK_S=3 WARM_S=4 OPEN_S=3 OPEN_WARM_S=1 JFR_S=4 COALESCE_TRIALS=1 WARM_MAX=${BENCH_WARM_MAX:-4} TENANT_WARM=2
+  ROUNDS=1 WRK_S=3 WARM_S=4 WARM_SIDE_S=2 OPEN_S=3 OPEN_WARM_S=1 JFR_S=4 COALESCE_TRIALS=1 WARM_MAX=${BENCH_WARM_MAX:-3} TENANT_WARM=1
   JMH_ARGS="-f 1 -wi 1 -w 1s -i 2 -r 1s"
 else
-  ROUNDS=3 WRK_S=8 WARM_S=10 OPEN_S=8 OPEN_WARM_S=3 JFR_S=15 COALESCE_TRIALS=3 WARM_MAX=${BENCH_WARM_MAX:-6} TENANT_WARM=6
+  ROUNDS=3 WRK_S=8 WARM_S=10 WARM_SIDE_S=10 OPEN_S=8 OPEN_WARM_S=3 JFR_S=15 COALESCE_TRIALS=3 WARM_MAX=${BENCH_WARM_MAX:-6} TENANT_WARM=6
   JMH_ARGS="-f 1 -wi 3 -w 1s -i 5 -r 1s"
 fi
 SWEEP_PCTS="10 25 75"                    # open-loop sweep points besides the half-load one (% of saturating)
@@ -290,7 +290,7 @@ note "replay body $REPLAY_BYTES bytes, bare body $BARE_BYTES bytes"
 # throws away compiled code (measured here: -90% throughput for tens of seconds), so a throw-away
 # recording is started and stopped at the beginning of the warm-up: the profiles later start on a
 # warm JVM, and the measured runs are not disturbed.
-say "warm-up: ${WARM_S}s per baseline, 2 × ${WARM_S}s each resolver path (JFR primed first)"
+say "warm-up: ${WARM_S}s per baseline, then cycles of every resolver path (replay and pass-through ${WARM_S}s, the others ${WARM_SIDE_S}s) until replay and pass-through settle, at most $WARM_MAX (JFR primed first)"
 for pid in "$RESOLVER_PID" "$BARE_PID"; do
   jcmd "$pid" JFR.start name=prime settings=profile >>"$RUN/jfr-prime.log" 2>&1 || die "jcmd JFR.start failed: $(cat "$RUN/jfr-prime.log")"
 done
@@ -304,10 +304,12 @@ run_wrk warm-direct "$PROVIDER_PID" "$DIRECT_URL" wrk-unique.lua "$PROVIDER_MARK
 WARM_CYCLES=0 WARM_SETTLED=0
 for w in $(seq 1 "$WARM_MAX"); do
   run_wrk "warm$w-replay" "$RESOLVER_PID" "$REPLAY_URL" wrk-check.lua "$RESOLVED_MARKER"
+  run_wrk "warm$w-pass" "$RESOLVER_PID" "$PASS_URL" wrk-unique.lua "$RESOLVED_MARKER" "warm$w"
+  WRK_S=$WARM_SIDE_S
   run_wrk "warm$w-nominatim" "$RESOLVER_PID" "$NOMINATIM_URL" wrk-check.lua "$NOMINATIM_MARKER"
   run_wrk "warm$w-google" "$RESOLVER_PID" "$GOOGLE_URL" wrk-check.lua "$GOOGLE_MARKER"
-  run_wrk "warm$w-pass" "$RESOLVER_PID" "$PASS_URL" wrk-unique.lua "$RESOLVED_MARKER" "warm$w"
   run_wrk "warm$w-failover" "$RESOLVER_PID" "$FAILOVER_URL" wrk-unique.lua "$RESOLVED_MARKER" "warmf$w"
+  WRK_S=$WARM_S
   WARM_CYCLES=$w
   if [ "$w" -ge 2 ] && awk -v a="$(res "warm$((w - 1))-replay" rps)" -v b="$(res "warm$w-replay" rps)" \
       -v c="$(res "warm$((w - 1))-pass" rps)" -v d="$(res "warm$w-pass" rps)" \
@@ -589,7 +591,7 @@ FO_ADD99=$(calc "$O_F99 - $O_P99")
   done
 } >"$RUN/sweep.tsv"
 java -Djava.awt.headless=true -jar "$TOOLS" sweep-chart --in "$RUN/sweep.tsv" --out "$RUN/bench-sweep.png" \
-  --title "georesolver: latency vs offered load (saturating pass-through $SAT req/s, $(date -u +%Y-%m-%d))" >"$RUN/sweep-chart.out" 2>&1 \
+  --title "georesolver: latency vs offered load (saturating pass-through $(calc "$SAT" 0) req/s, $(date -u +%Y-%m-%d))" >"$RUN/sweep-chart.out" 2>&1 \
   || { cat "$RUN/sweep-chart.out" >&2; die "sweep-chart failed"; }
 SWEEP_NOT_GOOD=$(cat "$RUN"/sweep*.out 2>/dev/null | awk '/^RESULT/ { for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } s += v["sent"] - v["good"] } END { print s + 0 }')
 
