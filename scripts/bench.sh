@@ -167,6 +167,7 @@ alive() { for pid in "$@"; do kill -0 "$pid" 2>/dev/null || die "process $pid di
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 calc() { awk "BEGIN { printf \"%.${2:-3}f\", $1 }"; }
+signed() { awk "BEGIN { printf \"%+.3f\", $1 }"; }   # +1.234 or -1.234
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
 # Context switches (voluntary + involuntary) of every thread of a process.
 ctxsw() { { cat /proc/"$1"/task/*/status 2>/dev/null || true; } | awk '/_ctxt_switches:/ { s += $2 } END { print s + 0 }'; }
@@ -578,9 +579,9 @@ O_D50=$(omed direct p50_ms); O_D99=$(omed direct p99_ms)
 O_P50=$(omed pass p50_ms); O_P99=$(omed pass p99_ms)
 O_F50=$(omed failover p50_ms); O_F99=$(omed failover p99_ms)
 O_D999=$(omed direct p999_ms); O_P999=$(omed pass p999_ms); O_F999=$(omed failover p999_ms)
-ADD50=$(calc "$O_P50 - $O_D50"); ADD99=$(calc "$O_P99 - $O_D99"); ADD999=$(calc "$O_P999 - $O_D999")
+ADD50=$(signed "$O_P50 - $O_D50"); ADD99=$(signed "$O_P99 - $O_D99"); ADD999=$(signed "$O_P999 - $O_D999")
 FO_RATIO=$(ratio "$O_F99" "$O_P99")
-FO_ADD99=$(calc "$O_F99 - $O_P99")
+FO_ADD99=$(signed "$O_F99 - $O_P99")
 # The sweep: medians per point and target, as the chart's TSV (load_pct rate target p50 p99 p999).
 {
   echo "# load_pct rate_rps target p50_ms p99_ms p999_ms (medians of $ROUNDS round(s))"
@@ -673,8 +674,8 @@ cpu_row() {
   echo "| Nominatim /search replay ≥ 0.9× /v1 replay | ${NOMINATIM_RATIO}× ($MED_NOMINATIM vs $MED_REPLAY req/s) | $V_NOMINATIM |"
   echo "| Google /maps/api/geocode/json replay ≥ 0.9× /v1 replay | ${GOOGLE_RATIO}× ($MED_GOOGLE vs $MED_REPLAY req/s) | $V_GOOGLE |"
   echo "| pass-through ≥ 0.35× direct | ${PASS_RATIO}× ($MED_PASS vs $MED_DIRECT req/s) | $V_PASS |"
-  echo "| p99 added at half load ≤ 3 ms (p99.9 reported) | +${ADD99} ms (p99 $O_P99 vs $O_D99 ms at $HALF req/s); p99.9 added +${ADD999} ms ($O_P999 vs $O_D999 ms) | $V_P99 |"
-  echo "| failover p99 (tier 1's breaker open) ≤ tier 2 alone + 2 ms | +${FO_ADD99} ms (p99 $O_F99 vs $O_P99 ms; p99.9 $O_F999 vs $O_P999 ms) | $V_FO |"
+  echo "| p99 added at half load ≤ 3 ms (p99.9 reported) | ${ADD99} ms (p99 $O_P99 vs $O_D99 ms at $HALF req/s); p99.9 added ${ADD999} ms ($O_P999 vs $O_D999 ms) | $V_P99 |"
+  echo "| failover p99 (tier 1's breaker open) ≤ tier 2 alone + 2 ms | ${FO_ADD99} ms (p99 $O_F99 vs $O_P99 ms; p99.9 $O_F999 vs $O_P999 ms) | $V_FO |"
   echo "| RSS ≤ 400 MB with 100,000 answers held (-Xmx1g) | $RSS_MB MB with ${L1_ENTRIES:-?} answers | $V_RSS |"
   echo "| bytes per stored answer: stated | ${FP_BYTES} B of heap per answer (its JSON: ${FP_JSON} B; 100,000 answers, \`store-footprint\`); the store is bounded by bytes (\`idempotency.max_bytes\`) and by entries | stated |"
   echo "| replay with $TENANTS tenants ≥ 0.95× without | ${F_REPLAY_RATIO}× ($F_REPLAY_T vs $F_REPLAY req/s) | $V_TREPLAY |"
@@ -732,8 +733,8 @@ cpu_row() {
   done
   echo "| **median** | **$O_D50 / $O_D99 / $O_D999** | **$O_P50 / $O_P99 / $O_P999** | **$O_F50 / $O_F99 / $O_F999** | |"
   echo
-  echo "- added by the resolver (pass − direct): p50 **+$ADD50 ms**, p99 **+$ADD99 ms**, p99.9 **+$ADD999 ms**"
-  echo "- failover with tier 1's breaker open vs tier 2 alone: p99 **$O_F99 ms vs $O_P99 ms** (+$FO_ADD99 ms, ${FO_RATIO}×), p99.9 $O_F999 vs $O_P999 ms, p50 $O_F50 vs $O_P50 ms"
+  echo "- added by the resolver (pass − direct): p50 **$ADD50 ms**, p99 **$ADD99 ms**, p99.9 **$ADD999 ms**"
+  echo "- failover with tier 1's breaker open vs tier 2 alone: p99 **$O_F99 ms vs $O_P99 ms** ($FO_ADD99 ms, ${FO_RATIO}×), p99.9 $O_F999 vs $O_P999 ms, p50 $O_F50 vs $O_P50 ms"
   echo "- CPU during the open-loop phase (all rounds): $(cpu_row open)"
   echo "- resolver GC during the open-loop phase (all rounds and targets, G1 on one CPU): $GC_OPEN"
   echo
@@ -746,7 +747,7 @@ cpu_row() {
   while IFS=$'\t' read -r pct rate t p50 p99 p999; do
     case "$pct" in \#*) continue ;; esac
     if [ "$t" = direct ]; then d50=$p50 d99=$p99 d999=$p999; continue; fi
-    echo "| $pct % | $rate | $d50 / $d99 / $d999 | $p50 / $p99 / $p999 | +$(calc "$p50 - $d50") / +$(calc "$p99 - $d99") / +$(calc "$p999 - $d999") |"
+    echo "| $pct % | $rate | $d50 / $d99 / $d999 | $p50 / $p99 / $p999 | $(signed "$p50 - $d50") / $(signed "$p99 - $d99") / $(signed "$p999 - $d999") |"
   done <"$RUN/sweep.tsv"
   echo
   echo "![latency against offered load: p50, p99 and p99.9 through the resolver (solid) and direct (dashed), log scale](bench-sweep.png)"
@@ -828,7 +829,7 @@ fi
 # The sweep chart goes next to the doc (docs/bench-sweep.png for docs/benchmarks.md), as the doc links it.
 cp "$RUN/bench-sweep.png" "$(dirname "$DOC")/bench-sweep.png"
 
-say "done in ${ELAPSED}s: replay ${REPLAY_RATIO}× (target 0.7; compatible: /search ${NOMINATIM_RATIO}×, Google ${GOOGLE_RATIO}× of /v1), pass-through ${PASS_RATIO}× (target 0.35; with tenants: replay ${F_REPLAY_RATIO}×, pass-through ${F_PASS_RATIO}× of without), p99 added +${ADD99} ms (target 3; p99.9 +${ADD999} ms), failover p99 +${FO_ADD99} ms over tier 2 (target 2), upstream ${UPSTREAM[*]}, RSS ${RSS_MB} MB with ${L1_ENTRIES:-?} answers (target 400), ${FP_BYTES} B per stored answer; warm-up ${WARM_NOTE%% (*} -> $DOC"
+say "done in ${ELAPSED}s: replay ${REPLAY_RATIO}× (target 0.7; compatible: /search ${NOMINATIM_RATIO}×, Google ${GOOGLE_RATIO}× of /v1), pass-through ${PASS_RATIO}× (target 0.35; with tenants: replay ${F_REPLAY_RATIO}×, pass-through ${F_PASS_RATIO}× of without), p99 added ${ADD99} ms (target 3; p99.9 ${ADD999} ms), failover p99 ${FO_ADD99} ms over tier 2 (target 2), upstream ${UPSTREAM[*]}, RSS ${RSS_MB} MB with ${L1_ENTRIES:-?} answers (target 400), ${FP_BYTES} B per stored answer; warm-up ${WARM_NOTE%% (*} -> $DOC"
 if [ ${#FAILURES[@]} -gt 0 ]; then
   printf '\033[31mbench.sh: %d load run(s) failed:\033[0m\n' "${#FAILURES[@]}" >&2
   printf '  - %s\n' "${FAILURES[@]}" >&2

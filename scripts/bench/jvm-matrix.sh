@@ -115,6 +115,7 @@ wait_http() { # URL PID NAME
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 calc() { awk "BEGIN { printf \"%.${2:-3}f\", $1 }"; }
+signed() { awk "BEGIN { printf \"%+.3f\", $1 }"; }   # +1.234 or -1.234
 MARK='"status":"resolved"'
 PMARK='"x":'
 BAD=0
@@ -200,14 +201,16 @@ REF=${CONFIGS[0]}; [[ " ${CONFIGS[*]} " == *" jdk17-g1 "* ]] && REF=jdk17-g1
 RATE=${BENCH_RATE:-$(calc "${MPASS[$REF]} / 2" 0)}
 
 say "open loop at $RATE req/s (half of $REF's saturating pass-through): ${OPEN_WARM_S}s warm-up + ${OPEN_S}s, $ROUNDS round(s)"
-uptime_s() { jcmd "$1" VM.uptime 2>/dev/null | awk '/ s$/ {print $1}'; }
+uptime_s() { # PID JAVA: the JVM's uptime by its own JDK's jcmd
+  "$(dirname "$2")/jcmd" "$1" VM.uptime 2>/dev/null | awk '/ s$/ {print $1}'
+}
 declare -A T0 T1
-for c in "${CONFIGS[@]}"; do T0[$c]=$(uptime_s "${PID[$c]}"); done
+for c in "${CONFIGS[@]}"; do T0[$c]=$(uptime_s "${PID[$c]}" "${JAVA[$c]}"); done
 TARGETS=(--target direct "$DIRECT_URL" "$PMARK")
 for c in "${CONFIGS[@]}"; do TARGETS+=(--target "$c" "http://127.0.0.1:${PORT[$c]}/v1/geocode?q=" "$MARK"); done
 taskset -c "$CLIENT_CPUS" "$JAVA17" -Xmx512m -jar "$TOOLS" loadgen rate --rate "$RATE" --duration-s "$OPEN_S" \
   --warmup-s "$OPEN_WARM_S" --rounds "$ROUNDS" --connections 128 --tag "m$START_EPOCH" "${TARGETS[@]}" >"$RUN/open.out" 2>&1 || BAD=1
-for c in "${CONFIGS[@]}"; do T1[$c]=$(uptime_s "${PID[$c]}"); done
+for c in "${CONFIGS[@]}"; do T1[$c]=$(uptime_s "${PID[$c]}" "${JAVA[$c]}"); done
 grep -E '^(RESULT|ERROR)' "$RUN/open.out" | sed 's/^/   /' >&2 || true
 grep -q '^RESULT' "$RUN/open.out" || die "the load generator printed no result"
 of() { { grep "^RESULT mode=rate round=$1 target=$2 " "$RUN/open.out" || true; } | sed -n "s/.* $3=\([0-9.]*\).*/\1/p"; }
@@ -235,7 +238,7 @@ LOAD=$(cut -d' ' -f1-3 /proc/loadavg)
   for c in "${CONFIGS[@]}"; do
     p50=$(omed "$c" p50_ms); p99=$(omed "$c" p99_ms); p999=$(omed "$c" p999_ms)
     rss=$(awk '/^VmRSS:/ {printf "%d MB", $2 / 1024}' "/proc/${PID[$c]}/status" 2>/dev/null || echo "?")
-    echo "| $c | ${VERSION[$c]} \`${FLAGS[$c]}\` | ${MREPLAY[$c]} ($(ratio "${MREPLAY[$c]}" "$MED_BARE")×) | ${MPASS[$c]} ($(ratio "${MPASS[$c]}" "$MED_DIRECT")×) | $p50 / $p99 / $p999 | +$(calc "$p50 - $D50") / +$(calc "$p99 - $D99") / +$(calc "$p999 - $D999") | $(gc_window "$c") | $rss |"
+    echo "| $c | ${VERSION[$c]} \`${FLAGS[$c]}\` | ${MREPLAY[$c]} ($(ratio "${MREPLAY[$c]}" "$MED_BARE")×) | ${MPASS[$c]} ($(ratio "${MPASS[$c]}" "$MED_DIRECT")×) | $p50 / $p99 / $p999 | $(signed "$p50 - $D50") / $(signed "$p99 - $D99") / $(signed "$p999 - $D999") | $(gc_window "$c") | $rss |"
   done
   echo
   echo "Per round (req/s): $(for i in $(seq 1 "$ROUNDS"); do printf 'round %s: bare %s, direct %s' "$i" "$(rps "r$i-bare")" "$(rps "r$i-direct")"; for c in "${CONFIGS[@]}"; do printf ', %s %s/%s' "$c" "$(rps "r$i-$c-replay")" "$(rps "r$i-$c-pass")"; done; printf '; '; done)replay/pass-through. ZGC logs its pauses under \`gc+phases\`; its cost shows as CPU taken from the event loop (throughput), not as pauses."
