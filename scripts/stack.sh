@@ -16,6 +16,7 @@
 # logs/*.log, redis/ (the AOF, kept across down/up; remove the directory to start empty).
 # Environment: GEO_STACK_LOG_FORMAT (json, or text) for the resolvers; GEO_STACK_CLASSPATH runs
 # dev.georesolver.Main from that classpath instead of the jar (the tests use it).
+# The resolvers run on the JVM and collector scripts/jvm.sh picks (GEO_JAVA, JAVA_OPTS override).
 # Needs: bash, java (17+), redis-server; Maven only to build the jar.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,7 +25,7 @@ RUN=${GEO_STACK_DIR:-target/stack}
 case "$RUN" in /*) ;; *) RUN=$ROOT/$RUN ;; esac
 PARTS="redis providers resolver-a resolver-b"
 
-usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; }
 
 die() { echo "stack.sh: $*" >&2; exit 1; }
 
@@ -96,11 +97,17 @@ port_of() {
   esac
 }
 
+# The resolver's command line, on the JVM and collector scripts/jvm.sh picks (it says which on stderr).
 resolver_cmd() {
+  # shellcheck source=scripts/jvm.sh
+  . "$ROOT/scripts/jvm.sh"
+  geo_pick_jvm || die "$GEO_JVM_WHY"
+  echo "stack.sh: resolvers on $GEO_JVM_JAVA ${GEO_JVM_FLAGS:-(collector from JAVA_OPTS)}: $GEO_JVM_WHY" >&2
+  local jvm="$GEO_JVM_JAVA -Xmx512m -XX:+ExitOnOutOfMemoryError $GEO_JVM_FLAGS ${JAVA_OPTS:-}"
   if [ -n "${GEO_STACK_CLASSPATH:-}" ]; then
-    echo "java -Xmx512m -XX:+ExitOnOutOfMemoryError -cp $GEO_STACK_CLASSPATH dev.georesolver.Main"
+    echo "$jvm -cp $GEO_STACK_CLASSPATH dev.georesolver.Main"
   else
-    echo "java -Xmx512m -XX:+ExitOnOutOfMemoryError -jar $ROOT/target/georesolver.jar"
+    echo "$jvm -jar $ROOT/target/georesolver.jar"
   fi
 }
 

@@ -15,6 +15,8 @@ import java.util.Arrays;
  *   resolver    --manifest F --port N [--event-loops N]   the resolver on a chosen event-loop pool ({@link ResolverLauncher})
  *   drain       [--items 10000] [--rate N] ...            the reconciler's drain rate ({@link DrainBench})
  *   otlp-sink   --port N                                  a local OTLP/HTTP trace sink ({@link OtlpSink})
+ *   sweep-chart --in SWEEP.tsv --out FILE.png             the open-loop sweep as a chart ({@link SweepChart})
+ *   store-footprint [--answers 100000]                    heap bytes per answer in the memory store ({@link StoreFootprint})
  * </pre>
  */
 public final class BenchMain {
@@ -36,6 +38,8 @@ public final class BenchMain {
       case "resolver" -> ResolverLauncher.main(rest);
       case "drain" -> DrainBench.main(rest);
       case "otlp-sink" -> OtlpSink.main(rest);
+      case "sweep-chart" -> SweepChart.main(rest);
+      case "store-footprint" -> StoreFootprint.main(rest);
       default -> {
         System.err.println("unknown sub-command " + args[0]);
         System.exit(2);

@@ -50,6 +50,32 @@ public final class StoredAnswer {
     this.resolvedAtMs = r.resolvedAtMs();
   }
 
+  private StoredAnswer(byte[] stable, String status, Direction direction, String resolutionSource, Claim claim,
+      boolean degraded, String reason, String manifestRevision, Long observedAtMs, long resolvedAtMs) {
+    this.stable = stable;
+    this.status = status;
+    this.direction = direction;
+    this.resolutionSource = resolutionSource;
+    this.claim = claim;
+    this.degraded = degraded;
+    this.reason = reason;
+    this.manifestRevision = manifestRevision;
+    this.observedAtMs = observedAtMs;
+    this.resolvedAtMs = resolvedAtMs;
+  }
+
+  /**
+   * An answer rebuilt from the parts a store kept of it ({@link #copyStable} and the
+   * accessors): the inverse of taking it apart, for a store that holds answers as bytes. The array is
+   * taken as it is, not copied: the caller hands it over and must not write to it again.
+   */
+  public static StoredAnswer restore(byte[] stable, String status, Direction direction, String resolutionSource,
+      Claim claim, boolean degraded, String reason, String manifestRevision, Long observedAtMs, long resolvedAtMs) {
+    return new StoredAnswer(java.util.Objects.requireNonNull(stable, "stable"), java.util.Objects.requireNonNull(status, "status"),
+        java.util.Objects.requireNonNull(direction, "direction"), resolutionSource, claim, degraded, reason, manifestRevision,
+        observedAtMs, resolvedAtMs);
+  }
+
   /** The stored form of a result: its stable fields encoded now, its delivery fields dropped. */
   public static StoredAnswer of(ResolveResult r) {
     return new StoredAnswer(r.encodeStable(), r);
@@ -83,6 +109,11 @@ public final class StoredAnswer {
   /** Appends the stored form's JSON to {@code out} (a copy) and returns {@code out}. */
   public Buffer appendTo(Buffer out) {
     return out.appendBytes(stable);
+  }
+
+  /** Copies the stored form's JSON into {@code dst} at {@code offset} (it needs {@link #encodedLength()} bytes). */
+  public void copyStable(byte[] dst, int offset) {
+    System.arraycopy(stable, 0, dst, offset, stable.length);
   }
 
   /** Bytes of the stored form's JSON: what holding this answer costs, give or take its fixed fields. */

@@ -23,11 +23,14 @@ class Issue9ExitOnOutOfMemoryTest {
   void runScriptPassesTheFlag() throws Exception {
     Path bin = Files.createTempDirectory("launcher-bin");
     Path seen = bin.resolve("java-args");
-    // Stand-ins for mvn (nothing to build) and java (records its arguments).
+    // Stand-ins for mvn (nothing to build) and a JDK (its java records its arguments), picked by GEO_JAVA.
     write(bin.resolve("mvn"), "#!/bin/sh\nexit 0\n");
-    write(bin.resolve("java"), "#!/bin/sh\nprintf '%s\\n' \"$@\" > '" + seen + "'\n");
+    Path jdk = bin.resolve("jdk");
+    Files.createDirectories(jdk.resolve("bin"));
+    Files.writeString(jdk.resolve("release"), "JAVA_VERSION=\"17.0.9\"\n");
+    write(jdk.resolve("bin/java"), "#!/bin/sh\nprintf '%s\\n' \"$@\" > '" + seen + "'\n");
     Tools.Result r = Tools.run(List.of("bash", "scripts/run.sh", "--port", "0"),
-        Map.of("PATH", bin + ":" + System.getenv("PATH"), "JAVA_OPTS", "-Xmx300m"), 30);
+        Map.of("PATH", bin + ":" + System.getenv("PATH"), "JAVA_OPTS", "-Xmx300m", "GEO_JAVA", jdk.toString()), 30);
     assertThat(r.exit()).as(r.output()).isZero();
     List<String> args = Files.readAllLines(seen);
     assertThat(args).containsSubsequence(FLAG, "-Xmx300m", "-jar", "target/georesolver.jar", "--port", "0");
@@ -37,10 +40,12 @@ class Issue9ExitOnOutOfMemoryTest {
   @Test
   @DisplayName("the container and the local stack start the JVM with the flag, and the README says to for java -jar")
   void everyOtherLauncherHasTheFlag() throws Exception {
-    assertThat(Files.readString(Path.of("Dockerfile"))).containsPattern("(?m)^ENTRYPOINT \\[\"java\", \"" + Pattern.quote(FLAG) + "\"");
-    assertThat(Files.readString(Path.of("scripts/stack.sh")).lines().filter(l -> l.contains("dev.georesolver.Main")
-        || l.contains("georesolver.jar")).filter(l -> l.contains("echo \"java ")).toList())
-        .isNotEmpty().allSatisfy(l -> assertThat(l).contains(FLAG));
+    assertThat(Files.readString(Path.of("Dockerfile"))).containsPattern("(?m)^ENTRYPOINT \\[\"/app/jvm.sh\", \"exec\", \"" + Pattern.quote(FLAG) + "\"");
+    String stack = Files.readString(Path.of("scripts/stack.sh"));
+    assertThat(stack.lines().filter(l -> l.contains("local jvm=")).toList()).singleElement().asString().contains(FLAG);
+    assertThat(stack.lines().filter(l -> l.contains("echo \"$jvm ")).toList()).as("the classpath and the jar command lines")
+        .hasSize(2).allSatisfy(l -> assertThat(l).containsAnyOf("dev.georesolver.Main", "georesolver.jar"));
+    assertThat(stack).as("no resolver command line outside the one built on $jvm").doesNotContain("echo \"java ");
     assertThat(Files.readString(Path.of("README.md"))).contains("java " + FLAG + " -jar target/georesolver.jar");
   }
 

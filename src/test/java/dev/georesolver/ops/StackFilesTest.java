@@ -71,13 +71,18 @@ class StackFilesTest {
   }
 
   @Test
-  @DisplayName("the Dockerfile builds in one stage and runs the jar in a JRE 17 one, as a non-root user with a health check")
+  @DisplayName("the Dockerfile builds on JDK 17 in one stage and runs the jar on a JRE 17 or newer in another, as a non-root user with a health check")
   void dockerfile() throws Exception {
     String d = Files.readString(Path.of("Dockerfile"));
     List<String> froms = Pattern.compile("(?m)^FROM (\\S+)").matcher(d).results().map(m -> m.group(1)).toList();
     assertThat(froms).hasSize(2);
     assertThat(froms.get(0)).contains("maven").contains("17");
-    assertThat(froms.get(1)).contains("17-jre");
+    assertThat(froms.get(1)).isEqualTo("eclipse-temurin:${JRE}-jre");
+    java.util.regex.Matcher jre = Pattern.compile("(?m)^ARG JRE=(\\d+)$").matcher(d);
+    assertThat(jre.find()).as("a default for the runtime's JRE").isTrue();
+    assertThat(Integer.parseInt(jre.group(1))).isGreaterThanOrEqualTo(17);
+    assertThat(d).as("the collector comes from the launcher's table").contains("COPY scripts/jvm.sh /app/jvm.sh")
+        .containsPattern("(?m)^ENTRYPOINT \\[\"/app/jvm.sh\", \"exec\"");
     assertThat(d).containsPattern("(?m)^USER georesolver")
         .containsPattern("(?m)^HEALTHCHECK .*\\n.*/health/live")
         .contains("-XX:+ExitOnOutOfMemoryError")
