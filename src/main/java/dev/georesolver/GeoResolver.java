@@ -20,6 +20,9 @@ import dev.georesolver.tenant.Tenants;
 import dev.georesolver.tier.Backoff;
 import dev.georesolver.provider.AdapterRegistry;
 import dev.georesolver.reconcile.ReconcilerVerticle;
+import dev.georesolver.reload.LiveManifest;
+import dev.georesolver.reload.ReloadVerticle;
+import dev.georesolver.tier.TierBreaker;
 import dev.georesolver.state.StateVerticle;
 import dev.georesolver.tier.LocalAdapterFactory;
 import dev.georesolver.tier.TierSpec;
@@ -33,6 +36,7 @@ import io.vertx.core.Vertx;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -75,6 +79,9 @@ public final class GeoResolver extends VerticleBase {
    * @param ticker monotonic clock
    * @param random the jitter source, asked for on every draw on the drawing thread
    *     ({@link Backoff#THREAD_LOCAL}; a test may hand a seeded generator as {@code () -> seeded})
+   * @param roles the parts this process runs
+   * @param manifestFile the file the manifest was loaded from, watched and read again on a reload
+   *     ({@code POST /admin/reload}, SIGHUP); null when it came from elsewhere (reloads are then refused)
    */
   public record Options(
       int port,
@@ -86,10 +93,17 @@ public final class GeoResolver extends VerticleBase {
       Clock clock,
       Ticker ticker,
       Supplier<RandomGenerator> random,
-      Set<Role> roles) {
+      Set<Role> roles,
+      Path manifestFile) {
 
     public Options {
       roles = Set.copyOf(roles);
+    }
+
+    /** No manifest file to reload from. */
+    public Options(int port, int chainInstances, int ingressInstances, Map<String, String> env, String redisUrl,
+        Map<String, LocalAdapterFactory> localAdapters, Clock clock, Ticker ticker, Supplier<RandomGenerator> random, Set<Role> roles) {
+      this(port, chainInstances, ingressInstances, env, redisUrl, localAdapters, clock, ticker, random, roles, null);
     }
 
     /** Every role ({@link Role#ALL}), as a process serving alone runs. */
@@ -106,17 +120,39 @@ public final class GeoResolver extends VerticleBase {
 
     /** These options with {@code n} chain and {@code n} ingress instances. */
     public Options withInstances(int n) {
-      return new Options(port, n, n, env, redisUrl, localAdapters, clock, ticker, random, roles);
+      return new Options(port, n, n, env, redisUrl, localAdapters, clock, ticker, random, roles, manifestFile);
     }
 
     /** These options with a shared store (null: in-process only). */
     public Options withRedis(String url) {
-      return new Options(port, chainInstances, ingressInstances, env, url, localAdapters, clock, ticker, random, roles);
+      return new Options(port, chainInstances, ingressInstances, env, url, localAdapters, clock, ticker, random, roles, manifestFile);
     }
 
     /** These options running only {@code roles}. */
     public Options withRoles(Set<Role> roles) {
-      return new Options(port, chainInstances, ingressInstances, env, redisUrl, localAdapters, clock, ticker, random, roles);
+      return new Options(port, chainInstances, ingressInstances, env, redisUrl, localAdapters, clock, ticker, random, roles, manifestFile);
+    }
+
+    /** These options reloading from {@code file} (null: no reloads). */
+    public Options withManifestFile(Path file) {
+      return new Options(port, chainInstances, ingressInstances, env, redisUrl, localAdapters, clock, ticker, random, roles, file);
+    }
+
+    /**
+     * How often the manifest file is looked at, milliseconds: {@code GEO_RELOAD_POLL_MS} of
+     * {@link #env}, default {@value ReloadVerticle#DEFAULT_POLL_MS}; 0 turns the watch off.
+     */
+    public long reloadPollMs() {
+      String v = env.get("GEO_RELOAD_POLL_MS");
+      if (v == null || v.isBlank()) {
+        return ReloadVerticle.DEFAULT_POLL_MS;
+      }
+      try {
+        return Math.max(0, Long.parseLong(v.trim()));
+      } catch (NumberFormatException e) {
+        log.warn("GEO_RELOAD_POLL_MS is not a number of milliseconds; watching every {} ms", ReloadVerticle.DEFAULT_POLL_MS);
+        return ReloadVerticle.DEFAULT_POLL_MS;
+      }
     }
 
     /** Whether this process runs {@code role}. */
@@ -137,8 +173,10 @@ public final class GeoResolver extends VerticleBase {
   private final Options o;
   private final CrsCatalog crs;
   private final Metrics metrics = new Metrics();
-  /** The tenants and their rate limits, shared by every ingress instance. */
-  private final Tenants tenants;
+  /** The revision serving (with its tenants and their rate limits, shared by every ingress instance). */
+  private final LiveManifest live;
+  /** The deployment of each tier verticle, by tier name, for the reloader. */
+  private final Map<String, String> tierDeployments = new HashMap<>();
   /** Children started so far, in order; confined to this verticle's context. */
   private final List<String> started = new ArrayList<>();
   private volatile int port = -1;
@@ -151,7 +189,12 @@ public final class GeoResolver extends VerticleBase {
     this.manifest = manifest;
     this.o = options;
     this.crs = CrsCatalog.of(manifest.crsDefinitions());
-    this.tenants = Tenants.of(manifest, options.ticker());
+    this.live = new LiveManifest(revision(manifest));
+  }
+
+  /** What every verticle of the process shares for one revision: its tenants' rate limits. */
+  private LiveManifest.Revision revision(Manifest m) {
+    return new LiveManifest.Revision(m, Tenants.of(m, o.ticker()));
   }
 
   /** Deploys a resolver on {@code vertx}; fails, with nothing left deployed, if any part fails to start. */
@@ -168,7 +211,7 @@ public final class GeoResolver extends VerticleBase {
         .filter(i -> manifest.enabledTiers().stream().noneMatch(t -> i.accepts(t.claim())))
         .forEach(i -> log.warn("intent {} has no rung left (tiers disabled at start): its requests will be answered 503 misconfigured",
             i.name()));
-    reportTenants();
+    reportTenants(manifest);
     boolean index = IndexVerticle.neededBy(manifest);
     var idem = manifest.routing().idempotency();
     Future<?> deployed = o.runs(Role.STATE) ? deployState() : Future.succeededFuture();
@@ -186,27 +229,44 @@ public final class GeoResolver extends VerticleBase {
         return null;
       }));
       for (TierConfig t : manifest.enabledTiers()) {
-        deployed = deployed.compose(v -> child(new TierVerticle(new TierSpec(t, manifest.secret(t.name()).orElse(null),
-            manifest.routing().admissionFactor(), manifest.routing().margins(), crs, o.localAdapters().get(t.adapter()), o.clock(),
-            o.ticker(), o.random(), metrics))));
+        deployed = deployed.compose(v -> child(tier(manifest, t, null)).onSuccess(id -> tierDeployments.put(t.name(), id)));
       }
     }
     if (o.runs(Role.CHAIN)) {
       // Debts are queued only where a state store can take them.
       boolean owesDebts = o.runs(Role.STATE);
-      deployed = deployed.compose(v -> children(() -> new ChainVerticle(manifest, o.clock(), o.ticker(), metrics, index, owesDebts),
+      deployed = deployed.compose(v -> children(() -> new ChainVerticle(live, o.clock(), o.ticker(), metrics, index, owesDebts),
           o.chainInstances()));
     }
     if (o.runs(Role.STATE)) {
       deployed = deployed.compose(v -> deployReconciler());
     }
     if (o.runs(Role.INGRESS)) {
-      deployed = deployed.compose(v -> child(new OpsVerticle(manifest, metrics, o.clock()))).compose(v -> ingress());
+      deployed = deployed.compose(v -> child(new OpsVerticle(live, metrics, o.clock())));
+    }
+    deployed = deployed.compose(v -> child(reloader(index)));
+    if (o.runs(Role.INGRESS)) {
+      deployed = deployed.compose(v -> ingress());
     }
     return deployed
         .onSuccess(v -> log.info("georesolver listening on port {} (manifest {}, ladder {})", port, manifest.revision(),
             manifest.enabledTiers().stream().map(TierConfig::name).toList()))
         .recover(failure -> undeployStarted().transform(x -> Future.failedFuture(failure)));
+  }
+
+  /** One tier's verticle for revision {@code m}, its breaker starting in {@code forced} (null: closed). */
+  private TierVerticle tier(Manifest m, TierConfig t, TierBreaker.Force forced) {
+    return new TierVerticle(new TierSpec(t, m.secret(t.name()).orElse(null), m.routing().admissionFactor(), m.routing().margins(), crs,
+        o.localAdapters().get(t.adapter()), o.clock(), o.ticker(), o.random(), metrics), forced);
+  }
+
+  /**
+   * The reloader: watches the manifest file (when there is one and {@code GEO_RELOAD_POLL_MS} is
+   * not 0) and answers reloads asked for; it deploys and undeploys this process's tiers when it runs them.
+   */
+  private ReloadVerticle reloader(boolean index) {
+    return new ReloadVerticle(live, o.manifestFile(), o.env(), o.reloadPollMs(), tierDeployments,
+        o.runs(Role.TIERS) ? this::tier : null, index, this::revision, this::reportTenants, o.clock());
   }
 
   /** The durable store's backend for this deployment: {@code state.store}, where {@code auto} follows the idempotency store. */
@@ -256,11 +316,11 @@ public final class GeoResolver extends VerticleBase {
    */
   private Future<?> ingress() {
     int listen = o.port() == 0 && o.ingressInstances() > 1 ? -1 : o.port();
-    IngressVerticle first = new IngressVerticle(manifest, listen, metrics, tenants);
+    IngressVerticle first = new IngressVerticle(live, listen, metrics);
     return child(first).compose(id -> {
       port = first.actualPort();
       return o.ingressInstances() <= 1 ? Future.succeededFuture()
-          : children(() -> new IngressVerticle(manifest, listen, metrics, tenants), o.ingressInstances() - 1);
+          : children(() -> new IngressVerticle(live, listen, metrics), o.ingressInstances() - 1);
     });
   }
 
@@ -269,7 +329,7 @@ public final class GeoResolver extends VerticleBase {
    * read and each strict tenant's intents left with no rung in its region (answered 503
    * {@code misconfigured}, never routed out of the region).
    */
-  private void reportTenants() {
+  private void reportTenants(Manifest manifest) {
     if (!manifest.tenantsConfigured()) {
       log.info("no tenants configured: open access, every request is tenant public (a tenants: block requires keys)");
       return;

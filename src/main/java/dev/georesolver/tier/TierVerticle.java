@@ -45,7 +45,8 @@ import java.util.function.Function;
  * {@code retry_budget} with full-jitter backoff. Every state change of the breaker is published on
  * {@link Addresses#BREAKER_EVENTS} and logged; the median latency on {@link Addresses#TIER_STATS}.
  * An operator's commands ({@link Addresses#tierControl}) force the breaker open or closed, or
- * release it; the forced state is the breaker's, so it lasts as long as this verticle.
+ * release it; the forced state is the breaker's, so it lasts as long as this verticle, and a
+ * reload that redeploys the tier starts the new verticle in it.
  *
  * <p>Nothing here blocks the event loop: an answer in a CRS whose definition is not in memory yet
  * waits for a lookup of the EPSG database on a worker, then is transformed here.
@@ -66,10 +67,24 @@ public final class TierVerticle extends VerticleBase {
   /** CRS lookups in flight, so that answers waiting for one definition share one worker task. */
   private final Map<CrsId, Future<CrsCatalog.Entry>> lookups = new HashMap<>();
 
+  /** The breaker state to start in (a drill carried over a reload), or null. */
+  private final TierBreaker.Force forced;
+
   public TierVerticle(TierSpec spec) {
+    this(spec, null);
+  }
+
+  /**
+   * A tier whose breaker starts forced: how a reload that redeploys a changed tier keeps the drill
+   * an operator left on it.
+   *
+   * @param forced the forced state to start in, or null for a breaker that starts closed
+   */
+  public TierVerticle(TierSpec spec, TierBreaker.Force forced) {
     this.spec = spec;
     this.cfg = spec.config();
     this.adapter = AdapterRegistry.get(cfg.adapter());
+    this.forced = forced;
   }
 
   @Override
@@ -78,6 +93,9 @@ public final class TierVerticle extends VerticleBase {
     selector = new HitSelector(CrsNormalizer.nonBlocking(spec.crs()));
     backoff = new Backoff(cfg.retryBackoffMs(), spec.random());
     breaker = new TierBreaker(cfg.name(), cfg.breaker(), spec.clock(), this::onTransition);
+    if (forced != null) {
+      breaker.force(forced);
+    }
     spec.metrics().tier(cfg.name());
     rateLimiter = cfg.rateLimitPerS() > 0 ? rateLimiter(cfg) : null;
     return buildCall().compose(c -> {
