@@ -1,5 +1,6 @@
 package dev.georesolver;
 
+import dev.georesolver.bus.Addresses;
 import dev.georesolver.bus.Codecs;
 import dev.georesolver.cache.DedupeVerticle;
 import dev.georesolver.chain.Ladders;
@@ -229,7 +230,8 @@ public final class GeoResolver extends VerticleBase {
         return null;
       }));
       for (TierConfig t : manifest.enabledTiers()) {
-        deployed = deployed.compose(v -> child(tier(manifest, t, null)).onSuccess(id -> tierDeployments.put(t.name(), id)));
+        deployed = deployed.compose(v -> child(tier(manifest, t, null, Addresses.tier(t.name())))
+            .onSuccess(id -> tierDeployments.put(t.name(), id)));
       }
     }
     if (o.runs(Role.CHAIN)) {
@@ -254,10 +256,10 @@ public final class GeoResolver extends VerticleBase {
         .recover(failure -> undeployStarted().transform(x -> Future.failedFuture(failure)));
   }
 
-  /** One tier's verticle for revision {@code m}, its breaker starting in {@code forced} (null: closed). */
-  private TierVerticle tier(Manifest m, TierConfig t, TierBreaker.Force forced) {
+  /** One tier's verticle for revision {@code m}, its breaker starting in {@code forced} (null: closed), visited at {@code visitAddress}. */
+  private TierVerticle tier(Manifest m, TierConfig t, TierBreaker.Force forced, String visitAddress) {
     return new TierVerticle(new TierSpec(t, m.secret(t.name()).orElse(null), m.routing().admissionFactor(), m.routing().margins(), crs,
-        o.localAdapters().get(t.adapter()), o.clock(), o.ticker(), o.random(), metrics), forced);
+        o.localAdapters().get(t.adapter()), o.clock(), o.ticker(), o.random(), metrics), forced, visitAddress);
   }
 
   /**

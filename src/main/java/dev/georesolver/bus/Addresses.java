@@ -307,6 +307,18 @@ public final class Addresses {
   }
 
   /**
+   * The visit address of one deployment of a tier: {@link #tier} for generation 0 (the verticle
+   * deployed at start), {@code geocode.tier.<name>#<generation>} for one a reload deployed. A chain
+   * sends to the address its manifest revision names, so the walks of the new revision never reach
+   * a verticle about to be undeployed (a consumer removed from a busy address drops the messages
+   * already routed to it). Such a verticle listens on {@link #tier} too, for senders that do not
+   * follow reloads (the reconciler).
+   */
+  public static String tierVisit(String name, int generation) {
+    return generation == 0 ? tier(name) : TIER_PREFIX + name + "#" + generation;
+  }
+
+  /**
    * The control address of one tier, request/reply: {@code geocode.tier.<name>.control}. Sender:
    * the ingress's admin routes. Body {@link TierAction#toJson()}; reply the tier's status after the
    * command (as {@link #tierStatus}). Failure {@link FailureCode#BAD_REQUEST} for a body that names

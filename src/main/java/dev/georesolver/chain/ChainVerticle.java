@@ -329,7 +329,7 @@ public final class ChainVerticle extends VerticleBase {
         .addHeader(Addresses.TRACE_HEADER, w.req().traceId());
     long t0 = ticker.nanoTime();
     return vertx.eventBus()
-        .<TierReply>request(Addresses.tier(tier.name()), tierRequest(w, reserve), o)
+        .<TierReply>request(w.s().revision().visitAddress(tier.name()), tierRequest(w, reserve), o)
         .map(Message::body)
         .otherwise(ChainVerticle::busFailure)
         .compose(reply -> {
@@ -427,6 +427,8 @@ public final class ChainVerticle extends VerticleBase {
   }
 
   private void onHealth(Message<Object> msg) {
+    // The status first: a revision is swapped in before its status is reported, so the two never disagree.
+    JsonObject reload = live.status().toJson();
     Manifest manifest = live.current().manifest();
     DeliveryOptions o = new DeliveryOptions().setSendTimeout(margins.statusTimeoutMs());
     List<Future<JsonObject>> tiers = manifest.enabledTiers().stream()
@@ -463,7 +465,7 @@ public final class ChainVerticle extends VerticleBase {
           .put("index", index.result())
           .put("state", state.result())
           .put("reconcile", reconcile.result())
-          .put("reload", live.status().toJson()));
+          .put("reload", reload));
     });
   }
 }

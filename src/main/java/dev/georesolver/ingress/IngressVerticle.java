@@ -18,6 +18,7 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.shareddata.LocalMap;
 import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -173,10 +174,8 @@ public final class IngressVerticle extends VerticleBase {
     router.get("/metrics").handler(ctx -> ctx.response()
         .putHeader("content-type", "text/plain; version=0.0.4; charset=utf-8")
         .end(metrics.scrape()));
-    String described = rev.manifest().describe().encode();
     // It names every tenant, its region and its key references: an admin's to read once tenants exist.
-    router.get("/manifest").handler(auth.admin()).handler(ctx -> ctx.response().putHeader("content-type", "application/json")
-        .end(new JsonObject(described).put("reload", live.status().toJson()).toBuffer()));
+    router.get("/manifest").handler(auth.admin()).handler(this::manifest);
     // Drills, reloads, the live feed and the dashboard: everything that acts or tells is under /admin/.
     AdminRoutes.mount(router, bus, margins, manifest.routing().maxBudgetMs(), dashboard);
     router.errorHandler(400, Problems::malformedUri);
@@ -187,6 +186,16 @@ public final class IngressVerticle extends VerticleBase {
         "request bodies are limited to " + limits.maxBodyBytes() + " bytes", null));
     router.errorHandler(500, ctx -> Problems.fail(ctx.response(), ctx.failure() == null ? new IllegalStateException("500") : ctx.failure(), null));
     return router;
+  }
+
+  /**
+   * {@code GET /manifest}: the revision serving now with the last reload attempt. The status is read
+   * first: a revision is swapped in before its status is reported, so the two never disagree.
+   */
+  private void manifest(RoutingContext ctx) {
+    JsonObject reload = live.status().toJson();
+    ctx.response().putHeader("content-type", "application/json")
+        .end(live.current().manifest().describe().put("reload", reload).toBuffer());
   }
 
   @Override

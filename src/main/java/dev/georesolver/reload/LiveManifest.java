@@ -1,8 +1,10 @@
 package dev.georesolver.reload;
 
+import dev.georesolver.bus.Addresses;
 import dev.georesolver.config.Manifest;
 import dev.georesolver.tenant.Tenants;
 
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -27,16 +29,32 @@ public final class LiveManifest {
    *
    * @param manifest the manifest as loaded
    * @param tenants its tenants with their rate limits, shared by every ingress instance
+   * @param tierAddresses where each tier's visits go when not {@link Addresses#tier} (a tier a
+   *     reload deployed: {@link Addresses#tierVisit})
+   * @param walks walks begun on this revision and not yet ended
    */
-  public record Revision(Manifest manifest, Tenants tenants, AtomicInteger walks) {
+  public record Revision(Manifest manifest, Tenants tenants, Map<String, String> tierAddresses, AtomicInteger walks) {
 
     public Revision {
       Objects.requireNonNull(manifest, "manifest");
       Objects.requireNonNull(tenants, "tenants");
+      tierAddresses = Map.copyOf(tierAddresses);
     }
 
+    /** A revision whose tiers all listen on {@link Addresses#tier}. */
     public Revision(Manifest manifest, Tenants tenants) {
-      this(manifest, tenants, new AtomicInteger());
+      this(manifest, tenants, Map.of(), new AtomicInteger());
+    }
+
+    /** This revision with its tiers' visit addresses. */
+    public Revision at(Map<String, String> addresses) {
+      return new Revision(manifest, tenants, addresses, new AtomicInteger());
+    }
+
+    /** Where this revision's walks send their visits to {@code tier}. */
+    public String visitAddress(String tier) {
+      String a = tierAddresses.get(tier);
+      return a != null ? a : Addresses.tier(tier);
     }
 
     /** The revision's name as results carry it. */

@@ -72,8 +72,9 @@ public final class ReloadVerticle extends VerticleBase {
   public interface Tiers {
     /**
      * @param forced the breaker state to start in (a drill carried over), or null
+     * @param visitAddress where its visits come ({@link Addresses#tierVisit})
      */
-    Deployable tier(Manifest manifest, TierConfig tier, TierBreaker.Force forced);
+    Deployable tier(Manifest manifest, TierConfig tier, TierBreaker.Force forced, String visitAddress);
   }
 
   /** What one look at the file saw; nulls for a file that is not there. */
@@ -87,6 +88,10 @@ public final class ReloadVerticle extends VerticleBase {
   private final Map<String, String> env;
   private final long pollMs;
   private final Map<String, String> tierDeployments;
+  /** The visit address of each tier a reload deployed, by name (the others listen on {@link Addresses#tier}). */
+  private final Map<String, String> visitAddresses = new HashMap<>();
+  /** The generation the next tier deployed gets ({@link Addresses#tierVisit}); confined to this context. */
+  private int nextGeneration = 1;
   private final Tiers tiers;
   private final boolean indexRunning;
   private final Function<Manifest, LiveManifest.Revision> revisionOf;
@@ -258,12 +263,15 @@ public final class ReloadVerticle extends VerticleBase {
   /** Deploys what the new revision adds, swaps it in, waits for the old one's walks, then undeploys what it dropped. */
   private Future<ReloadStatus> apply(String trigger, LiveManifest.Revision was, Manifest next, ManifestDiff diff) {
     Map<String, String> started = new LinkedHashMap<>();
-    return deployNew(next, diff, started).transform(deployed -> {
+    Map<String, String> addresses = new HashMap<>();
+    return deployNew(next, diff, started, addresses).transform(deployed -> {
       if (deployed.failed()) {
         return undeploy(new ArrayList<>(started.values()))
             .map(v -> refused(trigger, next.revision(), List.of(deployed.cause().getMessage()), List.of()));
       }
-      live.swap(revisionOf.apply(next));
+      diff.removed().forEach(visitAddresses::remove);
+      visitAddresses.putAll(addresses);
+      live.swap(revisionOf.apply(next).at(visitAddresses));
       onApplied.accept(next);
       List<String> retired = new ArrayList<>();
       diff.changed().forEach(n -> retired.add(tierDeployments.get(n)));
@@ -277,7 +285,7 @@ public final class ReloadVerticle extends VerticleBase {
     });
   }
 
-  private Future<Void> deployNew(Manifest next, ManifestDiff diff, Map<String, String> started) {
+  private Future<Void> deployNew(Manifest next, ManifestDiff diff, Map<String, String> started, Map<String, String> addresses) {
     if (tiers == null) {
       return Future.succeededFuture();
     }
@@ -285,16 +293,19 @@ public final class ReloadVerticle extends VerticleBase {
     next.enabledTiers().forEach(t -> byName.put(t.name(), t));
     Future<Void> f = Future.succeededFuture();
     for (String name : diff.changed()) {
-      f = f.compose(v -> forcedState(name, next)).compose(forced -> deployTier(next, byName.get(name), forced, started));
+      f = f.compose(v -> forcedState(name, next)).compose(forced -> deployTier(next, byName.get(name), forced, started, addresses));
     }
     for (String name : diff.added()) {
-      f = f.compose(v -> deployTier(next, byName.get(name), null, started));
+      f = f.compose(v -> deployTier(next, byName.get(name), null, started, addresses));
     }
     return f;
   }
 
-  private Future<Void> deployTier(Manifest next, TierConfig t, TierBreaker.Force forced, Map<String, String> started) {
-    return vertx.deployVerticle(tiers.tier(next, t, forced))
+  private Future<Void> deployTier(Manifest next, TierConfig t, TierBreaker.Force forced, Map<String, String> started,
+      Map<String, String> addresses) {
+    String address = Addresses.tierVisit(t.name(), nextGeneration++);
+    addresses.put(t.name(), address);
+    return vertx.deployVerticle(tiers.tier(next, t, forced, address))
         .recover(e -> Future.failedFuture("routing.tiers." + t.name() + ": did not start: " + e.getMessage()))
         .map(id -> {
           started.put(t.name(), id);

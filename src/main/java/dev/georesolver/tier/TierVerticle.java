@@ -67,11 +67,25 @@ public final class TierVerticle extends VerticleBase {
   /** CRS lookups in flight, so that answers waiting for one definition share one worker task. */
   private final Map<CrsId, Future<CrsCatalog.Entry>> lookups = new HashMap<>();
 
+  /**
+   * How long {@code stop} waits for visits in flight, milliseconds: each ends by its own deadline
+   * (at most the manifest's {@code max_budget_ms}), so this only bounds a clock gone wrong.
+   */
+  static final long STOP_WAIT_MS = 15_000;
+
+  /** Visits taken and not yet answered; confined to this verticle's context. */
+  private int inFlight;
+  private MessageConsumer<TierRequest> visits;
+  /** The plain {@link Addresses#tier} consumer of a verticle deployed on a generation's address; else null. */
+  private MessageConsumer<TierRequest> plainVisits;
+  /** Where the chain sends this deployment's visits ({@link Addresses#tierVisit}). */
+  private final String visitAddress;
+
   /** The breaker state to start in (a drill carried over a reload), or null. */
   private final TierBreaker.Force forced;
 
   public TierVerticle(TierSpec spec) {
-    this(spec, null);
+    this(spec, null, Addresses.tier(spec.config().name()));
   }
 
   /**
@@ -79,8 +93,11 @@ public final class TierVerticle extends VerticleBase {
    * an operator left on it.
    *
    * @param forced the forced state to start in, or null for a breaker that starts closed
+   * @param visitAddress where its visits come ({@link Addresses#tierVisit}); when it is not the
+   *     plain {@link Addresses#tier}, that one is listened on too
    */
-  public TierVerticle(TierSpec spec, TierBreaker.Force forced) {
+  public TierVerticle(TierSpec spec, TierBreaker.Force forced, String visitAddress) {
+    this.visitAddress = visitAddress;
     this.spec = spec;
     this.cfg = spec.config();
     this.adapter = AdapterRegistry.get(cfg.adapter());
@@ -100,16 +117,34 @@ public final class TierVerticle extends VerticleBase {
     rateLimiter = cfg.rateLimitPerS() > 0 ? rateLimiter(cfg) : null;
     return buildCall().compose(c -> {
       call = c;
-      MessageConsumer<TierRequest> visits = vertx.eventBus().consumer(Addresses.tier(cfg.name()), this::onVisit);
+      visits = vertx.eventBus().consumer(visitAddress, this::onVisit);
+      plainVisits = visitAddress.equals(Addresses.tier(cfg.name())) ? null
+          : vertx.eventBus().consumer(Addresses.tier(cfg.name()), this::onVisit);
       MessageConsumer<Object> status = vertx.eventBus().consumer(Addresses.tierStatus(cfg.name()), m -> m.reply(status()));
       MessageConsumer<Object> control = vertx.eventBus().consumer(Addresses.tierControl(cfg.name()), this::onControl);
-      return Future.all(visits.completion(), status.completion(), control.completion());
+      return Future.all(visits.completion(), plainVisits == null ? Future.succeededFuture() : plainVisits.completion(),
+          status.completion(), control.completion());
     });
   }
 
+  /**
+   * Takes no more visits, lets those in flight finish (a reload retires a tier while the walks of
+   * the new revision may still be inside it), then closes the connection pool.
+   */
   @Override
   public Future<?> stop() {
-    return call == null ? Future.succeededFuture() : call.close();
+    Future<Void> stopped = Future.join(visits == null ? Future.succeededFuture() : visits.unregister(),
+        plainVisits == null ? Future.succeededFuture() : plainVisits.unregister()).mapEmpty();
+    return stopped.compose(v -> idle(spec.ticker().nanoTime() + STOP_WAIT_MS * 1_000_000L))
+        .compose(v -> call == null ? Future.succeededFuture() : call.close());
+  }
+
+  /** Completes once no visit is in flight, or at {@code untilNanos}. */
+  private Future<Void> idle(long untilNanos) {
+    if (inFlight <= 0 || spec.ticker().nanoTime() >= untilNanos) {
+      return Future.succeededFuture();
+    }
+    return vertx.timer(10).compose(x -> idle(untilNanos));
   }
 
   private Future<TierCall> buildCall() {
@@ -147,8 +182,12 @@ public final class TierVerticle extends VerticleBase {
       msg.reply(TierReply.skipped("unsupported", req.direction() == Direction.REVERSE ? "no reverse lookups" : "no forward lookups", 0));
       return;
     }
-    attempt(req, deadline, 1, null).onComplete(ar -> msg.reply(ar.succeeded() ? ar.result()
-        : TierReply.failed(FailureClass.UNCLASSIFIED, ProviderText.bound("tier error: " + ar.cause()), 0)));
+    inFlight++;
+    attempt(req, deadline, 1, null).onComplete(ar -> {
+      inFlight--;
+      msg.reply(ar.succeeded() ? ar.result()
+          : TierReply.failed(FailureClass.UNCLASSIFIED, ProviderText.bound("tier error: " + ar.cause()), 0));
+    });
   }
 
   /** Attempt number {@code n}; {@code last} is the previous attempt's failure, if any. */
