@@ -48,15 +48,16 @@ class ReloadUnderLoadTest {
 
   /** Revision {@code k}: rungs a, b in that order when k is even, b, a when odd; a's timeout alternates; tier x{k} last. */
   private String yaml(int k, FakeProvider a, FakeProvider b, FakeProvider x) {
-    var m = manifest().extra("state: { path: \"" + state + "\" }").extra("# revision " + k);
+    // Budgets far above what a call takes, so that only a reload could fail a request, not a busy machine.
+    var m = manifest().budget(8000).extra("state: { path: \"" + state + "\" }").extra("# revision " + k);
     String aTier = "a";
-    long aTimeout = k % 2 == 0 ? 800 : 900;
+    long aTimeout = k % 2 == 0 ? 4000 : 4500;
     if (k % 2 == 0) {
-      m.tier(aTier, "generic", a.url(), "exact", aTimeout).tier("b", "generic", b.url(), "exact", 800);
+      m.tier(aTier, "generic", a.url(), "exact", aTimeout).tier("b", "generic", b.url(), "exact", 4000);
     } else {
-      m.tier("b", "generic", b.url(), "exact", 800).tier(aTier, "generic", a.url(), "exact", aTimeout);
+      m.tier("b", "generic", b.url(), "exact", 4000).tier(aTier, "generic", a.url(), "exact", aTimeout);
     }
-    return m.tier("x" + k, "generic", x.url(), "open_data", 800).yaml();
+    return m.tier("x" + k, "generic", x.url(), "open_data", 4000).yaml();
   }
 
   @Test
