@@ -52,8 +52,9 @@ import java.util.random.RandomGenerator;
  * The resolver as one verticle: its {@code start} deploys every part as its child, in dependency
  * order — the state store, dedupe, the cached index when a rung reads it, one verticle per tier,
  * the chain instances, the reconciler and the corrections delivery, the ops verticle (the
- * operator's live view), then ingress — so nothing takes traffic before what it talks to is
- * listening.
+ * operator's live view), the reloader (hot reload of the manifest file), then ingress — so nothing
+ * takes traffic before what it talks to is listening. Every verticle that reads the manifest per
+ * request shares one {@link LiveManifest}, which a reload swaps.
  *
  * <p>A part that fails to start undeploys the parts started before it (last first) and fails the
  * start, so a failed deploy leaves nothing running and no port open. Undeploying this verticle

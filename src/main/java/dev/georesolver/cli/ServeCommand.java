@@ -3,20 +3,20 @@ package dev.georesolver.cli;
 import dev.georesolver.GeoResolver;
 import dev.georesolver.bus.Addresses;
 import dev.georesolver.reload.HangUp;
-import io.vertx.core.eventbus.DeliveryOptions;
-import io.vertx.core.json.JsonObject;
-import java.nio.file.Path;
 import dev.georesolver.state.StateStoreException;
 import dev.georesolver.config.Manifest;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.dns.AddressResolverOptions;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 /**

@@ -54,6 +54,8 @@ public final class IngressVerticle extends VerticleBase {
   private final Metrics metrics;
   private final ServerLimits limits;
   private DashboardHandler dashboard;
+  /** The live feed's handler, kept across revisions: it counts the streams this instance serves. */
+  private EventStreamHandler events;
   /** The revision the router was built for, and the router; confined to this verticle's context. */
   private LiveManifest.Revision routed;
   private Router router;
@@ -109,6 +111,8 @@ public final class IngressVerticle extends VerticleBase {
 
   private Future<?> listen(DashboardHandler dashboard) {
     this.dashboard = dashboard;
+    this.events = new EventStreamHandler(vertx.eventBus(), manifest.routing().margins().statusTimeoutMs(),
+        EventStreamHandler.DEFAULT_MAX_STREAMS);
     router();
     count = connectionCount();
     guard = new ConnectionGuard(vertx, limits, count, metrics, Ticker.SYSTEM);
@@ -177,7 +181,7 @@ public final class IngressVerticle extends VerticleBase {
     // It names every tenant, its region and its key references: an admin's to read once tenants exist.
     router.get("/manifest").handler(auth.admin()).handler(this::manifest);
     // Drills, reloads, the live feed and the dashboard: everything that acts or tells is under /admin/.
-    AdminRoutes.mount(router, bus, margins, manifest.routing().maxBudgetMs(), dashboard);
+    AdminRoutes.mount(router, bus, margins, manifest.routing().maxBudgetMs(), dashboard, events);
     router.errorHandler(400, Problems::malformedUri);
     router.errorHandler(404, ctx -> Problems.status(ctx.response(), 404, "Not Found", "no route " + ctx.request().path(), null));
     router.errorHandler(405, ctx -> Problems.status(ctx.response(), 405, "Method Not Allowed",
