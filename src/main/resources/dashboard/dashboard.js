@@ -114,6 +114,7 @@
     on(source, 'breaker', onBreaker);
     on(source, 'reconcile', onReconcile);
     on(source, 'correction', onCorrection);
+    on(source, 'reload', onReload);
   }
 
   function on(source, type, handler) {
@@ -156,6 +157,18 @@
     if (model.breakerEvents.length > EVENTS_KEPT) model.breakerEvents.shift();
     renderLadder();
     renderEvents();
+  }
+
+  // A reload attempt: the revision serving after it; a refused one is marked on the revision (its
+  // reasons in the tooltip). The ladder follows with the next snapshot.
+  function onReload(r) {
+    model.revision = r.serving_revision || model.revision;
+    const el = byId('revision');
+    el.textContent = model.revision || '–';
+    const last = r.last_attempt || {};
+    const why = (last.problems || []).concat((last.needs_restart || []).map(n => 'needs a restart: ' + n));
+    el.title = r.ok === false ? 'last reload refused: ' + why.join('; ') : '';
+    el.classList.toggle('refused', r.ok === false);
   }
 
   function onReconcile(r) {

@@ -1,5 +1,6 @@
 package dev.georesolver;
 
+import dev.georesolver.bus.Addresses;
 import dev.georesolver.bus.Codecs;
 import dev.georesolver.cache.DedupeVerticle;
 import dev.georesolver.chain.Ladders;
@@ -20,6 +21,9 @@ import dev.georesolver.tenant.Tenants;
 import dev.georesolver.tier.Backoff;
 import dev.georesolver.provider.AdapterRegistry;
 import dev.georesolver.reconcile.ReconcilerVerticle;
+import dev.georesolver.reload.LiveManifest;
+import dev.georesolver.reload.ReloadVerticle;
+import dev.georesolver.tier.TierBreaker;
 import dev.georesolver.state.StateVerticle;
 import dev.georesolver.tier.LocalAdapterFactory;
 import dev.georesolver.tier.TierSpec;
@@ -34,6 +38,7 @@ import io.vertx.core.Vertx;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -48,8 +53,9 @@ import java.util.random.RandomGenerator;
  * The resolver as one verticle: its {@code start} deploys every part as its child, in dependency
  * order — the state store, dedupe, the cached index when a rung reads it, one verticle per tier,
  * the chain instances, the reconciler and the corrections delivery, the ops verticle (the
- * operator's live view), then ingress — so nothing takes traffic before what it talks to is
- * listening.
+ * operator's live view), the reloader (hot reload of the manifest file), then ingress — so nothing
+ * takes traffic before what it talks to is listening. Every verticle that reads the manifest per
+ * request shares one {@link LiveManifest}, which a reload swaps.
  *
  * <p>A part that fails to start undeploys the parts started before it (last first) and fails the
  * start, so a failed deploy leaves nothing running and no port open. Undeploying this verticle
@@ -76,6 +82,9 @@ public final class GeoResolver extends VerticleBase {
    * @param ticker monotonic clock
    * @param random the jitter source, asked for on every draw on the drawing thread
    *     ({@link Backoff#THREAD_LOCAL}; a test may hand a seeded generator as {@code () -> seeded})
+   * @param roles the parts this process runs
+   * @param manifestFile the file the manifest was loaded from, watched and read again on a reload
+   *     ({@code POST /admin/reload}, SIGHUP); null when it came from elsewhere (reloads are then refused)
    */
   public record Options(
       int port,
@@ -87,10 +96,17 @@ public final class GeoResolver extends VerticleBase {
       Clock clock,
       Ticker ticker,
       Supplier<RandomGenerator> random,
-      Set<Role> roles) {
+      Set<Role> roles,
+      Path manifestFile) {
 
     public Options {
       roles = Set.copyOf(roles);
+    }
+
+    /** No manifest file to reload from. */
+    public Options(int port, int chainInstances, int ingressInstances, Map<String, String> env, String redisUrl,
+        Map<String, LocalAdapterFactory> localAdapters, Clock clock, Ticker ticker, Supplier<RandomGenerator> random, Set<Role> roles) {
+      this(port, chainInstances, ingressInstances, env, redisUrl, localAdapters, clock, ticker, random, roles, null);
     }
 
     /** Every role ({@link Role#ALL}), as a process serving alone runs. */
@@ -107,17 +123,39 @@ public final class GeoResolver extends VerticleBase {
 
     /** These options with {@code n} chain and {@code n} ingress instances. */
     public Options withInstances(int n) {
-      return new Options(port, n, n, env, redisUrl, localAdapters, clock, ticker, random, roles);
+      return new Options(port, n, n, env, redisUrl, localAdapters, clock, ticker, random, roles, manifestFile);
     }
 
     /** These options with a shared store (null: in-process only). */
     public Options withRedis(String url) {
-      return new Options(port, chainInstances, ingressInstances, env, url, localAdapters, clock, ticker, random, roles);
+      return new Options(port, chainInstances, ingressInstances, env, url, localAdapters, clock, ticker, random, roles, manifestFile);
     }
 
     /** These options running only {@code roles}. */
     public Options withRoles(Set<Role> roles) {
-      return new Options(port, chainInstances, ingressInstances, env, redisUrl, localAdapters, clock, ticker, random, roles);
+      return new Options(port, chainInstances, ingressInstances, env, redisUrl, localAdapters, clock, ticker, random, roles, manifestFile);
+    }
+
+    /** These options reloading from {@code file} (null: no reloads). */
+    public Options withManifestFile(Path file) {
+      return new Options(port, chainInstances, ingressInstances, env, redisUrl, localAdapters, clock, ticker, random, roles, file);
+    }
+
+    /**
+     * How often the manifest file is looked at, milliseconds: {@code GEO_RELOAD_POLL_MS} of
+     * {@link #env}, default {@value ReloadVerticle#DEFAULT_POLL_MS}; 0 turns the watch off.
+     */
+    public long reloadPollMs() {
+      String v = env.get("GEO_RELOAD_POLL_MS");
+      if (v == null || v.isBlank()) {
+        return ReloadVerticle.DEFAULT_POLL_MS;
+      }
+      try {
+        return Math.max(0, Long.parseLong(v.trim()));
+      } catch (NumberFormatException e) {
+        log.warn("GEO_RELOAD_POLL_MS is not a number of milliseconds; watching every {} ms", ReloadVerticle.DEFAULT_POLL_MS);
+        return ReloadVerticle.DEFAULT_POLL_MS;
+      }
     }
 
     /** Whether this process runs {@code role}. */
@@ -138,8 +176,10 @@ public final class GeoResolver extends VerticleBase {
   private final Options o;
   private final CrsCatalog crs;
   private final Metrics metrics = new Metrics();
-  /** The tenants and their rate limits, shared by every ingress instance. */
-  private final Tenants tenants;
+  /** The revision serving (with its tenants and their rate limits, shared by every ingress instance). */
+  private final LiveManifest live;
+  /** The deployment of each tier verticle, by tier name, for the reloader. */
+  private final Map<String, String> tierDeployments = new HashMap<>();
   /** Children started so far, in order; confined to this verticle's context. */
   private final List<String> started = new ArrayList<>();
   private volatile int port = -1;
@@ -165,7 +205,12 @@ public final class GeoResolver extends VerticleBase {
     this.manifest = manifest;
     this.o = options;
     this.crs = CrsCatalog.of(manifest.crsDefinitions());
-    this.tenants = Tenants.of(manifest, options.ticker());
+    this.live = new LiveManifest(revision(manifest));
+  }
+
+  /** What every verticle of the process shares for one revision: its tenants' rate limits. */
+  private LiveManifest.Revision revision(Manifest m) {
+    return new LiveManifest.Revision(m, Tenants.of(m, o.ticker()));
   }
 
   /** Deploys a resolver on {@code vertx}; fails, with nothing left deployed, if any part fails to start. */
@@ -187,7 +232,7 @@ public final class GeoResolver extends VerticleBase {
         .filter(i -> manifest.enabledTiers().stream().noneMatch(t -> i.accepts(t.claim())))
         .forEach(i -> log.warn("intent {} has no rung left (tiers disabled at start): its requests will be answered 503 misconfigured",
             i.name()));
-    reportTenants();
+    reportTenants(manifest);
     boolean index = IndexVerticle.neededBy(manifest);
     var idem = manifest.routing().idempotency();
     Future<?> deployed = startTracing();
@@ -208,22 +253,25 @@ public final class GeoResolver extends VerticleBase {
         return null;
       }));
       for (TierConfig t : manifest.enabledTiers()) {
-        deployed = deployed.compose(v -> child(new TierVerticle(new TierSpec(t, manifest.secret(t.name()).orElse(null),
-            manifest.routing().admissionFactor(), manifest.routing().margins(), crs, o.localAdapters().get(t.adapter()), o.clock(),
-            o.ticker(), o.random(), metrics)).tracing(tracing)));
+        deployed = deployed.compose(v -> child(tier(manifest, t, null, Addresses.tier(t.name())))
+            .onSuccess(id -> tierDeployments.put(t.name(), id)));
       }
     }
     if (o.runs(Role.CHAIN)) {
       // Debts are queued only where a state store can take them.
       boolean owesDebts = o.runs(Role.STATE);
-      deployed = deployed.compose(v -> children(() -> new ChainVerticle(manifest, o.clock(), o.ticker(), metrics, index, owesDebts)
+      deployed = deployed.compose(v -> children(() -> new ChainVerticle(live, o.clock(), o.ticker(), metrics, index, owesDebts)
           .tracing(tracing), o.chainInstances()));
     }
     if (o.runs(Role.STATE)) {
       deployed = deployed.compose(v -> deployReconciler());
     }
     if (o.runs(Role.INGRESS)) {
-      deployed = deployed.compose(v -> child(new OpsVerticle(manifest, metrics, o.clock()))).compose(v -> ingress());
+      deployed = deployed.compose(v -> child(new OpsVerticle(live, metrics, o.clock())));
+    }
+    deployed = deployed.compose(v -> child(reloader(index)));
+    if (o.runs(Role.INGRESS)) {
+      deployed = deployed.compose(v -> ingress());
     }
     return deployed
         .onSuccess(v -> log.info("georesolver listening on port {} (manifest {}, ladder {})", port, manifest.revision(),
@@ -248,6 +296,21 @@ public final class GeoResolver extends VerticleBase {
   @Override
   public Future<?> stop() {
     return givenTracing != null ? Future.succeededFuture() : tracing.shutdown();
+  }
+
+  /** One tier's verticle for revision {@code m}, its breaker starting in {@code forced} (null: closed), visited at {@code visitAddress}. */
+  private TierVerticle tier(Manifest m, TierConfig t, TierBreaker.Force forced, String visitAddress) {
+    return new TierVerticle(new TierSpec(t, m.secret(t.name()).orElse(null), m.routing().admissionFactor(), m.routing().margins(), crs,
+        o.localAdapters().get(t.adapter()), o.clock(), o.ticker(), o.random(), metrics), forced, visitAddress).tracing(tracing);
+  }
+
+  /**
+   * The reloader: watches the manifest file (when there is one and {@code GEO_RELOAD_POLL_MS} is
+   * not 0) and answers reloads asked for; it deploys and undeploys this process's tiers when it runs them.
+   */
+  private ReloadVerticle reloader(boolean index) {
+    return new ReloadVerticle(live, o.manifestFile(), o.env(), o.reloadPollMs(), tierDeployments,
+        o.runs(Role.TIERS) ? this::tier : null, index, this::revision, this::reportTenants, o.clock());
   }
 
   /** The durable store's backend for this deployment: {@code state.store}, where {@code auto} follows the idempotency store. */
@@ -297,11 +360,11 @@ public final class GeoResolver extends VerticleBase {
    */
   private Future<?> ingress() {
     int listen = o.port() == 0 && o.ingressInstances() > 1 ? -1 : o.port();
-    IngressVerticle first = new IngressVerticle(manifest, listen, metrics, tenants).tracing(tracing);
+    IngressVerticle first = new IngressVerticle(live, listen, metrics).tracing(tracing);
     return child(first).compose(id -> {
       port = first.actualPort();
       return o.ingressInstances() <= 1 ? Future.succeededFuture()
-          : children(() -> new IngressVerticle(manifest, listen, metrics, tenants).tracing(tracing), o.ingressInstances() - 1);
+          : children(() -> new IngressVerticle(live, listen, metrics).tracing(tracing), o.ingressInstances() - 1);
     });
   }
 
@@ -310,7 +373,7 @@ public final class GeoResolver extends VerticleBase {
    * read and each strict tenant's intents left with no rung in its region (answered 503
    * {@code misconfigured}, never routed out of the region).
    */
-  private void reportTenants() {
+  private void reportTenants(Manifest manifest) {
     if (!manifest.tenantsConfigured()) {
       log.info("no tenants configured: open access, every request is tenant public (a tenants: block requires keys)");
       return;

@@ -74,10 +74,29 @@ public final class Addresses {
    *       the last second, {@code window} the last {@code seconds}; latency in milliseconds, null
    *       when nothing was delivered;
    *   <li>{@code breaker}: a {@link #BREAKER_EVENTS} transition with {@code "type"} added;
-   *   <li>{@code reconcile} and {@code correction}: relayed from {@link #RECONCILE_EVENTS}.
+   *   <li>{@code reconcile} and {@code correction}: relayed from {@link #RECONCILE_EVENTS};
+   *   <li>{@code reload}: a {@link #MANIFEST_EVENTS} status with {@code "type"} added.
    * </ul>
    */
   public static final String OPS_EVENTS = "geocode.ops.events";
+
+  /**
+   * Reload the manifest now, request/reply, local only. Senders: the ingress
+   * ({@code POST /admin/reload}) and the SIGHUP handler. Body JSON {@code {"trigger": "http" |
+   * "signal", "git_sha"?: "<7 to 40 hex digits>"}} ({@code git_sha} replaces {@code MANIFEST_GIT_SHA}
+   * in the revision from then on). Reply JSON: the reload status after the attempt
+   * ({@code dev.georesolver.reload.ReloadStatus#toJson}), refused or not; never a failure, but
+   * {@code NO_HANDLERS} when no reloader runs. The reply waits for the swap and for the old
+   * revision's walks to drain: up to {@code max_budget_ms} and a second past the deploys.
+   */
+  public static final String MANIFEST_RELOAD = "geocode.manifest.reload";
+
+  /**
+   * Reload attempts, publish. Sender: the reloader, after each attempt. Body JSON: the reload
+   * status ({@code dev.georesolver.reload.ReloadStatus#toJson}). The ops verticle follows the new
+   * ladder on it and relays it to the operator's feed.
+   */
+  public static final String MANIFEST_EVENTS = "geocode.manifest.events";
 
   /**
    * The operator's picture now, request/reply. Sender: the ingress, when a dashboard connects. Body:
@@ -305,6 +324,18 @@ public final class Addresses {
    */
   public static String tierStatus(String name) {
     return TIER_PREFIX + name + ".status";
+  }
+
+  /**
+   * The visit address of one deployment of a tier: {@link #tier} for generation 0 (the verticle
+   * deployed at start), {@code geocode.tier.<name>#<generation>} for one a reload deployed. A chain
+   * sends to the address its manifest revision names, so the walks of the new revision never reach
+   * a verticle about to be undeployed (a consumer removed from a busy address drops the messages
+   * already routed to it). Such a verticle listens on {@link #tier} too, for senders that do not
+   * follow reloads (the reconciler).
+   */
+  public static String tierVisit(String name, int generation) {
+    return generation == 0 ? tier(name) : TIER_PREFIX + name + "#" + generation;
   }
 
   /**

@@ -35,6 +35,7 @@ import dev.georesolver.tenant.Tenant;
 import dev.georesolver.tenant.Tenants;
 import dev.georesolver.tier.TierBreaker;
 import dev.georesolver.reconcile.DebtBuffer;
+import dev.georesolver.reload.LiveManifest;
 import dev.georesolver.bus.Redelivery;
 import dev.georesolver.trace.Hop;
 import dev.georesolver.trace.SpanNames;
@@ -69,22 +70,26 @@ import java.util.stream.Collectors;
  * the reserve for the rungs below, a visit to the tier with the time left, the reply recorded →
  * the first hit answers; the bottom is an honest refusal → the outcome handed to dedupe → reply.
  * The ladder is data, walked by one recursive {@code Future} step.
+ *
+ * <p>Each request takes the manifest revision serving when it arrives ({@link LiveManifest#enter})
+ * and walks that revision's ladder, intents and tenants to its end, so a reload never mixes two
+ * revisions in one answer; what the chain builds from a revision (ladders, tenants, validator) is
+ * built once per instance, by the first request that sees it.
  */
 public final class ChainVerticle extends VerticleBase {
 
   private static final Logger log = LoggerFactory.getLogger(ChainVerticle.class);
 
+  /** The revision the chain was started with: what only a restart changes (margins, the debts' store). */
   private final Manifest manifest;
+  private final LiveManifest live;
   private final Clock clock;
   private final Ticker ticker;
   private final AddressNormalizer normalizer = AddressNormalizer.standard();
-  private Ladders ladders;
-  private Tenants tenants;
-  private RequestValidator validator;
+  /** What was built from the revision last seen; confined to this verticle's context. */
+  private Snapshot snapshot;
   private LadderView view;
   private final boolean writeThrough;
-  /** Each intent's accepted claims as the dedupe claim carries them, built once. */
-  private final Map<String, String> acceptedClaims = new HashMap<>();
 
   private final Metrics metrics;
   private final MarginsConfig margins;
@@ -101,13 +106,53 @@ public final class ChainVerticle extends VerticleBase {
    *     after failing rungs) for the reconciler; else none are queued
    */
   public ChainVerticle(Manifest manifest, Clock clock, Ticker ticker, Metrics metrics, boolean writeThrough, boolean owesDebts) {
+    this(LiveManifest.fixed(manifest, Tenants.of(manifest)), clock, ticker, metrics, writeThrough, owesDebts);
+  }
+
+  /**
+   * A chain that follows the revisions {@code live} serves.
+   *
+   * @param writeThrough whether the cached index is deployed: then resolved answers are written
+   *     through to it and {@code /health/ready} reports it
+   * @param owesDebts whether a state store takes this chain's debts for the reconciler
+   */
+  public ChainVerticle(LiveManifest live, Clock clock, Ticker ticker, Metrics metrics, boolean writeThrough, boolean owesDebts) {
     this.owesDebts = owesDebts;
     this.metrics = metrics;
-    this.manifest = manifest;
+    this.live = live;
+    this.manifest = live.current().manifest();
     this.clock = clock;
     this.ticker = ticker;
     this.writeThrough = writeThrough;
     this.margins = manifest.routing().margins();
+  }
+
+  /**
+   * What one revision gives a walk, built once per chain instance.
+   *
+   * @param acceptedClaims each intent's accepted claims as the dedupe claim carries them
+   */
+  private record Snapshot(LiveManifest.Revision revision, Manifest manifest, Ladders ladders, Tenants tenants,
+                          RequestValidator validator, Map<String, String> acceptedClaims) {
+
+    static Snapshot of(LiveManifest.Revision r) {
+      Manifest m = r.manifest();
+      Map<String, String> claims = new HashMap<>();
+      m.intents().values().forEach(i -> claims.put(i.name(),
+          i.claims().stream().map(Claim::wire).sorted().collect(Collectors.joining(","))));
+      return new Snapshot(r, m, Ladders.of(m), Tenants.of(m), RequestValidator.forManifest(m), claims);
+    }
+  }
+
+  /** What was built from {@code r}: the last one when it is {@code r}, else built now (and the ladder view follows its tiers). */
+  private Snapshot snapshot(LiveManifest.Revision r) {
+    Snapshot s = snapshot;
+    if (s == null || s.revision() != r) {
+      s = Snapshot.of(r);
+      view.follow(r.manifest().enabledTiers());
+      snapshot = s;
+    }
+    return s;
   }
 
   /** Records walk and rung spans with {@code tracing} (default {@link Tracing#off()}); before deploying. */
@@ -118,13 +163,8 @@ public final class ChainVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    List<TierConfig> enabled = manifest.enabledTiers();
-    view = new LadderView(enabled, margins);
-    validator = RequestValidator.forManifest(manifest);
-    manifest.intents().values().forEach(i -> acceptedClaims.put(i.name(),
-        i.claims().stream().map(Claim::wire).sorted().collect(Collectors.joining(","))));
-    ladders = Ladders.of(manifest);
-    tenants = Tenants.of(manifest);
+    view = new LadderView(manifest.enabledTiers(), margins);
+    snapshot(live.current());
     debts = DebtBuffer.create(vertx, manifest, owesDebts, clock, metrics);
     var bus = vertx.eventBus();
     return Future.all(List.of(
@@ -136,6 +176,12 @@ public final class ChainVerticle extends VerticleBase {
   }
 
   private void onRequest(Message<Object> msg, Direction direction) {
+    LiveManifest.Revision r = live.enter();
+    answer(msg, direction, snapshot(r)).onComplete(x -> live.leave(r));
+  }
+
+  /** Answers one request on revision {@code s}; the future ends when the answer is sent. */
+  private Future<?> answer(Message<Object> msg, Direction direction, Snapshot s) {
     Stopwatch sw = Stopwatch.start(ticker);
     Hop walk = Hop.fromBus(tracing, msg.headers(), SpanNames.WALK);
     String header = msg.headers().get(Addresses.DEADLINE_HEADER);
@@ -144,10 +190,10 @@ public final class ChainVerticle extends VerticleBase {
     long budget;
     boolean json = body instanceof JsonObject;
     if (json) {
-      RequestValidator.Validated v = validator.validate((JsonObject) body, direction, null, walk.traceId());
+      RequestValidator.Validated v = s.validator().validate((JsonObject) body, direction, null, walk.traceId());
       if (!v.valid()) {
         refuse(msg, walk, FailureCode.BAD_REQUEST, RequestValidator.problemJson(v.problems()).encode());
-        return;
+        return Future.succeededFuture();
       }
       req = v.request();
       budget = header != null ? Addresses.deadlineMs(msg.headers()) : v.budgetMs();
@@ -156,30 +202,30 @@ public final class ChainVerticle extends VerticleBase {
       budget = Addresses.deadlineMs(msg.headers());
     } else {
       refuse(msg, walk, FailureCode.BAD_REQUEST, "body must be a JSON object");
-      return;
+      return Future.succeededFuture();
     }
     if (budget <= 0) {
       refuse(msg, walk, FailureCode.DEADLINE_EXCEEDED, "arrived with its budget spent");
-      return;
+      return Future.succeededFuture();
     }
-    if (req.intent() == null || manifest.intent(req.intent()).isEmpty()) {
+    if (req.intent() == null || s.manifest().intent(req.intent()).isEmpty()) {
       refuse(msg, walk, FailureCode.BAD_REQUEST, RequestValidator.problemJson(List.of(new FieldProblem("intent",
-          "must be one of " + String.join(", ", new java.util.TreeSet<>(manifest.intentNames()))))).encode());
-      return;
+          "must be one of " + String.join(", ", new java.util.TreeSet<>(s.manifest().intentNames()))))).encode());
+      return Future.succeededFuture();
     }
-    Tenant tenant = tenants.byId(msg.headers().get(Addresses.TENANT_HEADER));
+    Tenant tenant = s.tenants().byId(msg.headers().get(Addresses.TENANT_HEADER));
     if (tenant == null) {
       refuse(msg, walk, FailureCode.BAD_REQUEST, RequestValidator.problemJson(List.of(new FieldProblem(Addresses.TENANT_HEADER,
           "must name a configured tenant"))).encode());
-      return;
+      return Future.succeededFuture();
     }
     if (!tenant.allows(req.intent())) {
       refuse(msg, walk, FailureCode.FORBIDDEN, "tenant " + tenant.id() + " may not use intent '" + req.intent() + "'");
-      return;
+      return Future.succeededFuture();
     }
     Deadline deadline = Deadline.in(ticker, budget);
     walk.set(SpanNames.INTENT, req.intent()).set(SpanNames.DIRECTION, req.direction().name().toLowerCase(Locale.ROOT));
-    resolve(req, tenant, deadline, sw, walk).onComplete(ar -> {
+    return resolve(s, req, tenant, deadline, sw, walk).andThen(ar -> {
       if (ar.succeeded()) {
         ended(walk, ar.result());
         metrics.result(ar.result());
@@ -222,20 +268,20 @@ public final class ChainVerticle extends VerticleBase {
 
 
   /** One request, from dedupe claim to result. */
-  Future<ResolveReply> resolve(ResolveRequest req, Tenant tenant, Deadline deadline, Stopwatch sw, Hop trace) {
-    IntentConfig intent = manifest.intent(req.intent()).orElseThrow();
-    List<TierConfig> ladder = ladders.ladder(intent.name(), req.direction(), tenant.strictRegion());
+  private Future<ResolveReply> resolve(Snapshot s, ResolveRequest req, Tenant tenant, Deadline deadline, Stopwatch sw, Hop trace) {
+    IntentConfig intent = s.manifest().intent(req.intent()).orElseThrow();
+    List<TierConfig> ladder = s.ladders().ladder(intent.name(), req.direction(), tenant.strictRegion());
     if (ladder.isEmpty()) {
       return Future.failedFuture(new Misconfigured("no rung can serve intent '" + intent.name() + "' ("
           + req.direction().name().toLowerCase(Locale.ROOT) + ")"
           + (tenant.strict() ? " in region " + tenant.strictRegion() + ", where tenant " + tenant.id() + "'s addresses must stay" : "")
-          + disabledNote()));
+          + disabledNote(s.manifest())));
     }
     String key = key(req);
     // Only requests that would walk the same ladder share a walk: a strict tenant's is its region's.
     String coalesceKey = key + "|" + intent.name() + "|" + req.direction() + (tenant.strict() ? "|in:" + tenant.strictRegion() : "");
-    Walk walk = new Walk(req, intent, ladder, deadline, sw, key, trace);
-    return claim(key, coalesceKey, intent, deadline).<ResolveReply>compose(v -> switch (v.kind()) {
+    Walk walk = new Walk(s, req, intent, ladder, deadline, sw, key, trace);
+    return claim(s, key, coalesceKey, intent, deadline).<ResolveReply>compose(v -> switch (v.kind()) {
       case REPLAY -> Future.succeededFuture(v.answer().replayed(intent.name(), req.traceId(), sw.elapsedMs(), v.ageMs() / 1000));
       case JOINED -> Future.succeededFuture(v.answer().joined(intent.name(), req.traceId(), sw.elapsedMs()));
       case LEAD -> reply(step(walk, 0).andThen(ar -> complete(key, coalesceKey, ar.succeeded() ? ar.result() : null)));
@@ -249,7 +295,7 @@ public final class ChainVerticle extends VerticleBase {
     return (Future<ResolveReply>) walk;
   }
 
-  private String disabledNote() {
+  private static String disabledNote(Manifest manifest) {
     return manifest.disabledTiers().isEmpty() ? "" : "; disabled at start: " + manifest.disabledTiers().entrySet().stream()
         .map(e -> e.getKey() + " (" + e.getValue() + ")").collect(Collectors.joining(", "));
   }
@@ -262,12 +308,12 @@ public final class ChainVerticle extends VerticleBase {
     return IdempotencyKey.of(normalized, req.bbox());
   }
 
-  private Future<DedupeVerdict> claim(String key, String coalesceKey, IntentConfig intent, Deadline deadline) {
+  private Future<DedupeVerdict> claim(Snapshot s, String key, String coalesceKey, IntentConfig intent, Deadline deadline) {
     long left = deadline.remainingMs() - margins.chainReplyMs();
     if (left <= 0) {
       return Future.succeededFuture(DedupeVerdict.BYPASS);
     }
-    String claims = acceptedClaims.get(intent.name());
+    String claims = s.acceptedClaims().get(intent.name());
     DeliveryOptions o = new DeliveryOptions().setSendTimeout(left).addHeader(Addresses.DEADLINE_HEADER, Long.toString(left));
     return vertx.eventBus()
         .<DedupeVerdict>request(Addresses.DEDUPE_CLAIM, new DedupeClaim(key, coalesceKey, intent.maxCacheAgeMs(), claims), o)
@@ -288,10 +334,15 @@ public final class ChainVerticle extends VerticleBase {
   }
 
   /** The state of one walk; confined to this verticle's context. */
-  private record Walk(ResolveRequest req, IntentConfig intent, List<TierConfig> ladder, Deadline deadline,
+  private record Walk(Snapshot s, ResolveRequest req, IntentConfig intent, List<TierConfig> ladder, Deadline deadline,
                       Stopwatch sw, String key, Hop trace, List<Attempt> attempts) {
-    Walk(ResolveRequest req, IntentConfig intent, List<TierConfig> ladder, Deadline deadline, Stopwatch sw, String key, Hop trace) {
-      this(req, intent, ladder, deadline, sw, key, trace, new ArrayList<>(ladder.size()));
+    Walk(Snapshot s, ResolveRequest req, IntentConfig intent, List<TierConfig> ladder, Deadline deadline, Stopwatch sw, String key,
+         Hop trace) {
+      this(s, req, intent, ladder, deadline, sw, key, trace, new ArrayList<>(ladder.size()));
+    }
+
+    double admissionFactor() {
+      return s.manifest().routing().admissionFactor();
     }
   }
 
@@ -303,23 +354,22 @@ public final class ChainVerticle extends VerticleBase {
     TierConfig tier = w.ladder().get(i);
     long left = w.deadline().remainingMs() - margins.chainReplyMs();
     long reserve = view.reserveBelow(w.ladder(), i);
-    Admission.Decision d = Admission.decide(left, reserve, 0, view.typical(tier), manifest.routing().admissionFactor(),
-        tier.timeoutMs());
+    Admission.Decision d = Admission.decide(left, reserve, 0, view.typical(tier), w.admissionFactor(), tier.timeoutMs());
     Hop rung = w.trace().child(SpanNames.RUNG, SpanKind.INTERNAL)
         .set(SpanNames.TIER, tier.name()).set(SpanNames.CLAIM, tier.claim().wire()).set(SpanNames.RUNG_INDEX, i);
     if (!d.admitted()) {
       w.attempts().add(new Attempt(tier.name(), "skipped_admission", 0, 0,
-          "usable " + Math.max(0, d.usableMs()) + " ms < " + manifest.routing().admissionFactor() + " x typical " + view.typical(tier) + " ms"));
+          "usable " + Math.max(0, d.usableMs()) + " ms < " + w.admissionFactor() + " x typical " + view.typical(tier) + " ms"));
       rung.set(SpanNames.OUTCOME, "skipped_admission").end();
       return step(w, i + 1);
     }
     DeliveryOptions o = rung.onto(new DeliveryOptions()
-        .setSendTimeout(Admission.visitWaitMs(left, view.neededBelow(w.ladder(), i, manifest.routing().admissionFactor())))
+        .setSendTimeout(Admission.visitWaitMs(left, view.neededBelow(w.ladder(), i, w.admissionFactor())))
         .addHeader(Addresses.DEADLINE_HEADER, Long.toString(left))
         .addHeader(Addresses.TRACE_HEADER, w.req().traceId()));
     long t0 = ticker.nanoTime();
     return vertx.eventBus()
-        .<TierReply>request(Addresses.tier(tier.name()), tierRequest(w, reserve), o)
+        .<TierReply>request(w.s().revision().visitAddress(tier.name()), tierRequest(w, reserve), o)
         .map(Message::body)
         .otherwise(ChainVerticle::busFailure)
         .compose(reply -> {
@@ -411,13 +461,16 @@ public final class ChainVerticle extends VerticleBase {
         .direction(w.req().direction())
         .intent(w.intent().name())
         .idempotencyKey(w.key())
-        .manifestRevision(manifest.revision())
+        .manifestRevision(w.s().manifest().revision())
         .traceId(w.req().traceId())
         .elapsedMs(w.sw().elapsedMs())
         .attempts(w.attempts());
   }
 
   private void onHealth(Message<Object> msg) {
+    // The status first: a revision is swapped in before its status is reported, so the two never disagree.
+    JsonObject reload = live.status().toJson();
+    Manifest manifest = live.current().manifest();
     DeliveryOptions o = new DeliveryOptions().setSendTimeout(margins.statusTimeoutMs());
     List<Future<JsonObject>> tiers = manifest.enabledTiers().stream()
         .map(t -> vertx.eventBus().<JsonObject>request(Addresses.tierStatus(t.name()), "", o)
@@ -452,7 +505,8 @@ public final class ChainVerticle extends VerticleBase {
           .put("store", store.result())
           .put("index", index.result())
           .put("state", state.result())
-          .put("reconcile", reconcile.result()));
+          .put("reconcile", reconcile.result())
+          .put("reload", reload));
     });
   }
 }

@@ -35,6 +35,22 @@ final class LadderView {
     }
   }
 
+  /**
+   * Follows a reload's ladder: tiers still there keep what was announced for them (their breaker
+   * state and median carry over with their verticle), new ones start from the manifest's typical
+   * latency and a closed breaker until they announce, removed ones are forgotten.
+   */
+  void follow(List<TierConfig> tiers) {
+    java.util.Set<String> names = new java.util.HashSet<>();
+    for (TierConfig t : tiers) {
+      names.add(t.name());
+      typical.putIfAbsent(t.name(), t.typicalMs());
+      state.putIfAbsent(t.name(), TierBreaker.State.CLOSED);
+    }
+    typical.keySet().retainAll(names);
+    state.keySet().retainAll(names);
+  }
+
   /** Applies a {@code TIER_STATS} announcement. */
   void onStats(JsonObject s) {
     String tier = s.getString("tier");

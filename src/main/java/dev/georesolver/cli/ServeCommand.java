@@ -2,17 +2,22 @@ package dev.georesolver.cli;
 
 import dev.georesolver.GeoResolver;
 import dev.georesolver.cache.RedisUrl;
+import dev.georesolver.bus.Addresses;
+import dev.georesolver.reload.HangUp;
 import dev.georesolver.state.StateStoreException;
 import dev.georesolver.config.Manifest;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.dns.AddressResolverOptions;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 /**
@@ -87,8 +92,9 @@ final class ServeCommand implements Callable<Integer> {
     Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(loops).setAddressResolverOptions(dnsOptions()));
     GeoResolver.Options options = GeoResolver.Options.defaults(port, context.env())
         .withRedis(storeUrl(redis, m))
-        .withInstances(loops);
-    GeoResolver.deploy(vertx, m, options).onFailure(t -> {
+        .withInstances(loops)
+        .withManifestFile(Path.of(manifest).toAbsolutePath());
+    GeoResolver.deploy(vertx, m, options).onSuccess(r -> onHangUpReload(vertx)).onFailure(t -> {
       if (t instanceof StateStoreException) {
         // A state file that is not a database or is held by another process: the operator's to fix, like a manifest.
         context.err().println("georesolver: refusing to start: " + t.getMessage());
@@ -100,6 +106,12 @@ final class ServeCommand implements Callable<Integer> {
     });
     Runtime.getRuntime().addShutdownHook(new Thread(() -> vertx.close().await(), "georesolver-shutdown"));
     return Exit.SERVING;
+  }
+
+  /** SIGHUP reloads the manifest, where the JVM lets the signal be handled (see {@link HangUp}). */
+  private static void onHangUpReload(Vertx vertx) {
+    HangUp.install(() -> vertx.eventBus().request(Addresses.MANIFEST_RELOAD, new JsonObject().put("trigger", "signal"),
+        new DeliveryOptions().setSendTimeout(60_000).setLocalOnly(true)));
   }
 
   /**

@@ -12,6 +12,7 @@ import io.vertx.ext.web.Router;
  * <ul>
  *   <li>{@code POST /admin/tiers/{name}/force-open}, {@code /force-closed}, {@code /release} —
  *       drills ({@link TierControlHandler});
+ *   <li>{@code POST /admin/reload} — reload the manifest now ({@link ReloadHandler});
  *   <li>{@code GET /admin/events} — the live feed as Server-Sent Events ({@link EventStreamHandler});
  *   <li>{@code GET /dashboard} (redirected to {@code /dashboard/}) and its files
  *       ({@link DashboardHandler}) — the page holds no data; everything it shows comes from
@@ -30,14 +31,20 @@ public final class AdminRoutes {
    *
    * @param margins the manifest's margins: commands and the feed's first picture wait
    *     {@code status_timeout_ms} for their answer
+   * @param maxBudgetMs the manifest's {@code max_budget_ms}: a reload's answer waits for the old
+   *     revision's walks, which may take that long
    * @param dashboard the page's files, loaded beforehand
+   * @param events the live feed's handler: one per ingress instance, whatever the revision (it
+   *     counts the streams it serves)
    */
-  public static void mount(Router router, EventBus bus, MarginsConfig margins, DashboardHandler dashboard) {
+  public static void mount(Router router, EventBus bus, MarginsConfig margins, long maxBudgetMs, DashboardHandler dashboard,
+      EventStreamHandler events) {
     long timeout = margins.statusTimeoutMs();
+    router.post("/admin/reload").handler(new ReloadHandler(bus, maxBudgetMs + ReloadHandler.DEPLOY_ALLOWANCE_MS));
     for (TierAction action : TierAction.values()) {
       router.post("/admin/tiers/:name/" + action.pathSegment()).handler(new TierControlHandler(bus, action, timeout));
     }
-    router.get("/admin/events").handler(new EventStreamHandler(bus, timeout, EventStreamHandler.DEFAULT_MAX_STREAMS));
+    router.get("/admin/events").handler(events);
     router.route("/dashboard/*").method(HttpMethod.GET).method(HttpMethod.HEAD).handler(dashboard);
   }
 }

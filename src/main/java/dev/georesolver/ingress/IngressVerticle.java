@@ -10,6 +10,7 @@ import dev.georesolver.deadline.Ticker;
 import dev.georesolver.corrections.CorrectionRoutes;
 import dev.georesolver.metrics.Metrics;
 import dev.georesolver.provider.Direction;
+import dev.georesolver.reload.LiveManifest;
 import dev.georesolver.tenant.Tenants;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -19,6 +20,7 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.shareddata.LocalMap;
 import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,13 +49,20 @@ public final class IngressVerticle extends VerticleBase {
   /** Shared-data map of the connection counts, by port, that instances on one port share. */
   private static final String COUNTS = "georesolver.ingress.connections";
 
+  /** The revision started with: what only a restart changes (margins, budgets, limits) comes from it. */
   private final Manifest manifest;
+  private final LiveManifest live;
   private final int port;
   private final Metrics metrics;
   private final ServerLimits limits;
   /** Spans of the resolving routes; off unless {@link #tracing} says otherwise. */
   private Tracing tracing = Tracing.off();
-  private final Tenants tenants;
+  private DashboardHandler dashboard;
+  /** The live feed's handler, kept across revisions: it counts the streams this instance serves. */
+  private EventStreamHandler events;
+  /** The revision the router was built for, and the router; confined to this verticle's context. */
+  private LiveManifest.Revision routed;
+  private Router router;
   private HttpServer server;
   private ConnectionGuard guard;
   private ConnectionCount count;
@@ -79,11 +88,24 @@ public final class IngressVerticle extends VerticleBase {
    * @param tenants the manifest's tenants, shared by every ingress instance of the process
    */
   public IngressVerticle(Manifest manifest, int port, Metrics metrics, ServerLimits limits, Tenants tenants) {
+    this(LiveManifest.fixed(manifest, tenants), port, metrics, limits);
+  }
+
+  /**
+   * An ingress that follows the revisions {@code live} serves: each request is routed by the router
+   * of the revision serving when it arrives (intents, tenants and their keys, {@code /manifest}).
+   */
+  public IngressVerticle(LiveManifest live, int port, Metrics metrics, ServerLimits limits) {
     this.metrics = metrics;
-    this.manifest = manifest;
+    this.live = live;
+    this.manifest = live.current().manifest();
     this.port = port;
     this.limits = limits;
-    this.tenants = tenants;
+  }
+
+  /** An ingress following {@code live}, with the start revision's {@code server:} limits and the environment's. */
+  public IngressVerticle(LiveManifest live, int port, Metrics metrics) {
+    this(live, port, metrics, ServerLimits.of(live.current().manifest().server(), System.getenv()));
   }
 
   /** Records the resolving routes' server spans with {@code tracing} (default {@link Tracing#off()}); before deploying. */
@@ -98,8 +120,47 @@ public final class IngressVerticle extends VerticleBase {
   }
 
   private Future<?> listen(DashboardHandler dashboard) {
-    RequestValidator validator = RequestValidator.forManifest(manifest);
+    this.dashboard = dashboard;
+    this.events = new EventStreamHandler(vertx.eventBus(), manifest.routing().margins().statusTimeoutMs(),
+        EventStreamHandler.DEFAULT_MAX_STREAMS);
+    router();
+    count = connectionCount();
+    guard = new ConnectionGuard(vertx, limits, count, metrics, Ticker.SYSTEM);
+    server = vertx.createHttpServer(serverOptions())
+        .connectionHandler(guard::onConnection)
+        .invalidRequestHandler(guard.watching(req -> refuse(req, RejectedRequest.undecodable(req.decoderResult().cause(), limits))))
+        // Any handshake handler routes requests with an unknown HTTP version to the request handler
+        // (else Vert.x answers a bare 501); WebSocket upgrades are not part of the API.
+        .webSocketHandshakeHandler(handshake -> handshake.reject(400))
+        .requestHandler(guard.watching(req -> {
+          if (req.version() == null) {
+            refuse(req, RejectedRequest.unsupportedVersion());
+          } else {
+            router().handle(req);
+          }
+        }));
+    return server.listen(port).onSuccess(s -> {
+      if (port == 0) {
+        counts().put(s.actualPort(), count);
+      }
+      guard.start();
+    });
+  }
+
+  /** The router of the revision serving now, built once per revision per instance. */
+  private Router router() {
+    LiveManifest.Revision r = live.current();
+    if (r != routed) {
+      router = routes(r);
+      routed = r;
+    }
+    return router;
+  }
+
+  private Router routes(LiveManifest.Revision rev) {
+    RequestValidator validator = RequestValidator.forManifest(rev.manifest());
     MarginsConfig margins = manifest.routing().margins();
+    Tenants tenants = rev.tenants();
     var bus = vertx.eventBus();
     Router router = Router.router(vertx);
     long body = limits.maxBodyBytes();
@@ -131,12 +192,10 @@ public final class IngressVerticle extends VerticleBase {
     router.get("/metrics").handler(ctx -> ctx.response()
         .putHeader("content-type", "text/plain; version=0.0.4; charset=utf-8")
         .end(metrics.scrape()));
-    JsonObject described = manifest.describe();
     // It names every tenant, its region and its key references: an admin's to read once tenants exist.
-    router.get("/manifest").handler(auth.admin()).handler(ctx -> ctx.response().putHeader("content-type", "application/json")
-        .end(described.toBuffer()));
-    // Drills, the live feed and the dashboard: everything that acts or tells is under /admin/.
-    AdminRoutes.mount(router, bus, margins, dashboard);
+    router.get("/manifest").handler(auth.admin()).handler(this::manifest);
+    // Drills, reloads, the live feed and the dashboard: everything that acts or tells is under /admin/.
+    AdminRoutes.mount(router, bus, margins, manifest.routing().maxBudgetMs(), dashboard, events);
     router.errorHandler(400, Problems::malformedUri);
     router.errorHandler(404, ctx -> Problems.status(ctx.response(), 404, "Not Found", "no route " + ctx.request().path(), null));
     router.errorHandler(405, ctx -> Problems.status(ctx.response(), 405, "Method Not Allowed",
@@ -144,28 +203,17 @@ public final class IngressVerticle extends VerticleBase {
     router.errorHandler(413, ctx -> Problems.status(ctx.response(), 413, "Payload Too Large",
         "request bodies are limited to " + limits.maxBodyBytes() + " bytes", null));
     router.errorHandler(500, ctx -> Problems.fail(ctx.response(), ctx.failure() == null ? new IllegalStateException("500") : ctx.failure(), null));
+    return router;
+  }
 
-    count = connectionCount();
-    guard = new ConnectionGuard(vertx, limits, count, metrics, Ticker.SYSTEM);
-    server = vertx.createHttpServer(serverOptions())
-        .connectionHandler(guard::onConnection)
-        .invalidRequestHandler(guard.watching(req -> refuse(req, RejectedRequest.undecodable(req.decoderResult().cause(), limits))))
-        // Any handshake handler routes requests with an unknown HTTP version to the request handler
-        // (else Vert.x answers a bare 501); WebSocket upgrades are not part of the API.
-        .webSocketHandshakeHandler(handshake -> handshake.reject(400))
-        .requestHandler(guard.watching(req -> {
-          if (req.version() == null) {
-            refuse(req, RejectedRequest.unsupportedVersion());
-          } else {
-            router.handle(req);
-          }
-        }));
-    return server.listen(port).onSuccess(s -> {
-      if (port == 0) {
-        counts().put(s.actualPort(), count);
-      }
-      guard.start();
-    });
+  /**
+   * {@code GET /manifest}: the revision serving now with the last reload attempt. The status is read
+   * first: a revision is swapped in before its status is reported, so the two never disagree.
+   */
+  private void manifest(RoutingContext ctx) {
+    JsonObject reload = live.status().toJson();
+    ctx.response().putHeader("content-type", "application/json")
+        .end(live.current().manifest().describe().put("reload", reload).toBuffer());
   }
 
   @Override

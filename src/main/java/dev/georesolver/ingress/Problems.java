@@ -243,6 +243,27 @@ public final class Problems {
     send(resp, 503, problem("events_unavailable", "Events unavailable", 503, detail), null);
   }
 
+  /**
+   * Sends 422 {@code reload_refused}: the manifest file was not applied and the old revision keeps
+   * serving. {@code detail} lists the loader's problems (each with its path) and the settings only a
+   * restart applies; {@code reload} is the whole status.
+   */
+  public static void reloadRefused(HttpServerResponse resp, JsonObject status) {
+    JsonObject last = status.getJsonObject("last_attempt");
+    java.util.List<String> why = new java.util.ArrayList<>();
+    if (last != null) {
+      last.getJsonArray("problems").forEach(p -> why.add(String.valueOf(p)));
+      last.getJsonArray("needs_restart").forEach(p -> why.add("needs a restart: " + p));
+    }
+    send(resp, 422, problem("reload_refused", "Reload refused", 422, "revision " + status.getString("serving_revision")
+        + " keeps serving: " + String.join("; ", why)).put("reload", status), null);
+  }
+
+  /** Sends 503 {@code reload_unavailable}: no reloader answered, and why. */
+  public static void reloadUnavailable(HttpServerResponse resp, String detail) {
+    send(resp, 503, problem("reload_unavailable", "Reload unavailable", 503, detail), null);
+  }
+
   /** A problem object. */
   public static JsonObject problem(String type, String title, int status, String detail) {
     return new JsonObject().put("type", TYPE + type).put("title", title).put("status", status).put("detail", detail);

@@ -29,13 +29,30 @@ public final class LadderBoard {
   /** A board for {@code ladder}, top rung first. */
   public LadderBoard(List<TierConfig> ladder) {
     for (TierConfig t : ladder) {
-      tiers.put(t.name(), new JsonObject()
-          .put("tier", t.name())
-          .put("adapter", t.adapter())
-          .put("claim", t.claim().wire())
-          .put("state", "closed")
-          .put("typical_ms", t.typicalMs()));
+      tiers.put(t.name(), seed(t));
     }
+  }
+
+  /**
+   * Follows a reload's ladder, top rung first: tiers still there keep their status, new ones start
+   * closed with the manifest's figures (until their status is asked), removed ones leave the board.
+   */
+  public void follow(List<TierConfig> ladder) {
+    Map<String, JsonObject> before = new LinkedHashMap<>(tiers);
+    tiers.clear();
+    for (TierConfig t : ladder) {
+      JsonObject known = before.get(t.name());
+      tiers.put(t.name(), known != null ? known.put("adapter", t.adapter()).put("claim", t.claim().wire()) : seed(t));
+    }
+  }
+
+  private static JsonObject seed(TierConfig t) {
+    return new JsonObject()
+        .put("tier", t.name())
+        .put("adapter", t.adapter())
+        .put("claim", t.claim().wire())
+        .put("state", "closed")
+        .put("typical_ms", t.typicalMs());
   }
 
   /** Applies a tier's status ({@code geocode.tier.stats}, or the answer of its status address). */

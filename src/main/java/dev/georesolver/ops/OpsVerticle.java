@@ -2,6 +2,8 @@ package dev.georesolver.ops;
 
 import dev.georesolver.bus.Addresses;
 import dev.georesolver.config.Manifest;
+import dev.georesolver.reload.LiveManifest;
+import dev.georesolver.tenant.Tenants;
 import dev.georesolver.config.TierConfig;
 import dev.georesolver.metrics.Metrics;
 import io.vertx.core.Future;
@@ -31,7 +33,7 @@ public final class OpsVerticle extends VerticleBase {
   /** Milliseconds between snapshots. */
   public static final long TICK_MS = 1000;
 
-  private final Manifest manifest;
+  private final LiveManifest live;
   private final Metrics metrics;
   private final Clock clock;
   private LadderBoard ladder;
@@ -41,14 +43,19 @@ public final class OpsVerticle extends VerticleBase {
 
   /** @param clock the wall clock snapshots are stamped with (their rates are per second of it) */
   public OpsVerticle(Manifest manifest, Metrics metrics, Clock clock) {
-    this.manifest = manifest;
+    this(LiveManifest.fixed(manifest, Tenants.of(manifest)), metrics, clock);
+  }
+
+  /** An ops verticle that follows the revisions {@code live} serves (the ladder after a reload). */
+  public OpsVerticle(LiveManifest live, Metrics metrics, Clock clock) {
+    this.live = live;
     this.metrics = metrics;
     this.clock = clock;
   }
 
   @Override
   public Future<?> start() {
-    ladder = new LadderBoard(manifest.enabledTiers());
+    ladder = new LadderBoard(live.current().manifest().enabledTiers());
     reconcile = new ReconcileBoard();
     traffic = new TrafficRollup();
     var bus = vertx.eventBus();
@@ -56,6 +63,7 @@ public final class OpsVerticle extends VerticleBase {
         bus.<Object>consumer(Addresses.BREAKER_EVENTS, m -> json(m).ifPresent(this::onTransition)).completion(),
         bus.<Object>consumer(Addresses.TIER_STATS, m -> json(m).ifPresent(ladder::onStatus)).completion(),
         bus.<Object>consumer(Addresses.RECONCILE_EVENTS, m -> json(m).ifPresent(this::onReconcile)).completion(),
+        bus.<Object>consumer(Addresses.MANIFEST_EVENTS, m -> json(m).ifPresent(this::onReload)).completion(),
         bus.consumer(Addresses.OPS_STATE, m -> m.reply(hello())).completion()));
     return Future.all(ready).compose(v -> seedStatuses()).onSuccess(v -> {
       traffic.tick(metrics.reading(), clock.millis());
@@ -77,6 +85,7 @@ public final class OpsVerticle extends VerticleBase {
 
   /** Asks each tier for its status once, so the board starts from the tiers' word; a silent tier keeps its seed. */
   private Future<Void> seedStatuses() {
+    Manifest manifest = live.current().manifest();
     DeliveryOptions o = new DeliveryOptions().setSendTimeout(manifest.routing().margins().statusTimeoutMs());
     List<Future<Void>> asked = new ArrayList<>();
     for (TierConfig t : manifest.enabledTiers()) {
@@ -102,6 +111,16 @@ public final class OpsVerticle extends VerticleBase {
     }
   }
 
+  /** A reload attempt: an applied one changes the board's ladder (asked again for each tier's status); each is relayed. */
+  private void onReload(JsonObject status) {
+    JsonObject last = status.getJsonObject("last_attempt");
+    if (last != null && "applied".equals(last.getString("outcome"))) {
+      ladder.follow(live.current().manifest().enabledTiers());
+      seedStatuses();
+    }
+    vertx.eventBus().publish(Addresses.OPS_EVENTS, status.copy().put("type", "reload"));
+  }
+
   private void onReconcile(JsonObject e) {
     JsonObject relayed = reconcile.on(e, clock.millis());
     if (relayed != null) {
@@ -113,7 +132,8 @@ public final class OpsVerticle extends VerticleBase {
     return new JsonObject()
         .put("type", "hello")
         .put("now_ms", clock.millis())
-        .put("manifest_revision", manifest.revision())
+        .put("manifest_revision", live.current().name())
+        .put("reload", live.status().toJson())
         .put("tiers", ladder.tiers())
         .put("history", traffic.history())
         .put("breaker_events", ladder.transitions())

@@ -49,7 +49,8 @@ import java.util.function.Function;
  * {@code retry_budget} with full-jitter backoff. Every state change of the breaker is published on
  * {@link Addresses#BREAKER_EVENTS} and logged; the median latency on {@link Addresses#TIER_STATS}.
  * An operator's commands ({@link Addresses#tierControl}) force the breaker open or closed, or
- * release it; the forced state is the breaker's, so it lasts as long as this verticle.
+ * release it; the forced state is the breaker's, so it lasts as long as this verticle, and a
+ * reload that redeploys the tier starts the new verticle in it.
  *
  * <p>Nothing here blocks the event loop: an answer in a CRS whose definition is not in memory yet
  * waits for a lookup of the EPSG database on a worker, then is transformed here.
@@ -72,10 +73,41 @@ public final class TierVerticle extends VerticleBase {
   /** Attempt spans; off unless {@link #tracing} says otherwise. */
   private Tracing tracing = Tracing.off();
 
+  /**
+   * How long {@code stop} waits for visits in flight, milliseconds: each ends by its own deadline
+   * (at most the manifest's {@code max_budget_ms}), so this only bounds a clock gone wrong.
+   */
+  static final long STOP_WAIT_MS = 15_000;
+
+  /** Visits taken and not yet answered; confined to this verticle's context. */
+  private int inFlight;
+  private MessageConsumer<TierRequest> visits;
+  /** The plain {@link Addresses#tier} consumer of a verticle deployed on a generation's address; else null. */
+  private MessageConsumer<TierRequest> plainVisits;
+  /** Where the chain sends this deployment's visits ({@link Addresses#tierVisit}). */
+  private final String visitAddress;
+
+  /** The breaker state to start in (a drill carried over a reload), or null. */
+  private final TierBreaker.Force forced;
+
   public TierVerticle(TierSpec spec) {
+    this(spec, null, Addresses.tier(spec.config().name()));
+  }
+
+  /**
+   * A tier whose breaker starts forced: how a reload that redeploys a changed tier keeps the drill
+   * an operator left on it.
+   *
+   * @param forced the forced state to start in, or null for a breaker that starts closed
+   * @param visitAddress where its visits come ({@link Addresses#tierVisit}); when it is not the
+   *     plain {@link Addresses#tier}, that one is listened on too
+   */
+  public TierVerticle(TierSpec spec, TierBreaker.Force forced, String visitAddress) {
+    this.visitAddress = visitAddress;
     this.spec = spec;
     this.cfg = spec.config();
     this.adapter = AdapterRegistry.get(cfg.adapter());
+    this.forced = forced;
   }
 
   /** Records attempt spans with {@code tracing} (default {@link Tracing#off()}); before deploying. */
@@ -90,20 +122,41 @@ public final class TierVerticle extends VerticleBase {
     selector = new HitSelector(CrsNormalizer.nonBlocking(spec.crs()));
     backoff = new Backoff(cfg.retryBackoffMs(), spec.random());
     breaker = new TierBreaker(cfg.name(), cfg.breaker(), spec.clock(), this::onTransition);
+    if (forced != null) {
+      breaker.force(forced);
+    }
     spec.metrics().tier(cfg.name());
     rateLimiter = cfg.rateLimitPerS() > 0 ? rateLimiter(cfg) : null;
     return buildCall().compose(c -> {
       call = c;
-      MessageConsumer<TierRequest> visits = vertx.eventBus().consumer(Addresses.tier(cfg.name()), this::onVisit);
+      visits = vertx.eventBus().consumer(visitAddress, this::onVisit);
+      plainVisits = visitAddress.equals(Addresses.tier(cfg.name())) ? null
+          : vertx.eventBus().consumer(Addresses.tier(cfg.name()), this::onVisit);
       MessageConsumer<Object> status = vertx.eventBus().consumer(Addresses.tierStatus(cfg.name()), m -> m.reply(status()));
       MessageConsumer<Object> control = vertx.eventBus().consumer(Addresses.tierControl(cfg.name()), this::onControl);
-      return Future.all(visits.completion(), status.completion(), control.completion());
+      return Future.all(visits.completion(), plainVisits == null ? Future.succeededFuture() : plainVisits.completion(),
+          status.completion(), control.completion());
     });
   }
 
+  /**
+   * Takes no more visits, lets those in flight finish (a reload retires a tier while the walks of
+   * the new revision may still be inside it), then closes the connection pool.
+   */
   @Override
   public Future<?> stop() {
-    return call == null ? Future.succeededFuture() : call.close();
+    Future<Void> stopped = Future.join(visits == null ? Future.succeededFuture() : visits.unregister(),
+        plainVisits == null ? Future.succeededFuture() : plainVisits.unregister()).mapEmpty();
+    return stopped.compose(v -> idle(spec.ticker().nanoTime() + STOP_WAIT_MS * 1_000_000L))
+        .compose(v -> call == null ? Future.succeededFuture() : call.close());
+  }
+
+  /** Completes once no visit is in flight, or at {@code untilNanos}. */
+  private Future<Void> idle(long untilNanos) {
+    if (inFlight <= 0 || spec.ticker().nanoTime() >= untilNanos) {
+      return Future.succeededFuture();
+    }
+    return vertx.timer(10).compose(x -> idle(untilNanos));
   }
 
   private Future<TierCall> buildCall() {
@@ -141,8 +194,12 @@ public final class TierVerticle extends VerticleBase {
       msg.reply(TierReply.skipped("unsupported", req.direction() == Direction.REVERSE ? "no reverse lookups" : "no forward lookups", 0));
       return;
     }
-    attempt(req, deadline, 1, null, Hop.fromBus(tracing, msg.headers(), null)).onComplete(ar -> msg.reply(ar.succeeded() ? ar.result()
-        : TierReply.failed(FailureClass.UNCLASSIFIED, ProviderText.bound("tier error: " + ar.cause()), 0)));
+    inFlight++;
+    attempt(req, deadline, 1, null, Hop.fromBus(tracing, msg.headers(), null)).onComplete(ar -> {
+      inFlight--;
+      msg.reply(ar.succeeded() ? ar.result()
+          : TierReply.failed(FailureClass.UNCLASSIFIED, ProviderText.bound("tier error: " + ar.cause()), 0));
+    });
   }
 
   /** Attempt number {@code n}; {@code last} is the previous attempt's failure, if any. */

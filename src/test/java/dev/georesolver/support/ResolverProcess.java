@@ -88,6 +88,11 @@ public final class ResolverProcess implements AutoCloseable {
     return t;
   }
 
+  /** The process id (to send it a signal). */
+  public long pid() {
+    return process.pid();
+  }
+
   /** The port it listens on. */
   public int port() {
     return port;

@@ -72,6 +72,24 @@ public final class Stack {
     return GeoResolver.deploy(vertx, m, o, tracing).map(r -> new Stack(m, r.port(), WebClient.create(vertx, new io.vertx.ext.web.client.WebClientOptions(), new io.vertx.core.http.PoolOptions().setHttp1MaxSize(64))));
   }
 
+  /**
+   * Deploys the manifest in {@code file} (written by the test as is: give it its own {@code state:}
+   * block, since every revision must keep the same one), reloading from that file.
+   */
+  public static Future<Stack> deployFile(Vertx vertx, java.nio.file.Path file, Map<String, String> env, Clock clock,
+      Map<String, LocalAdapterFactory> local) {
+    Manifest m;
+    try {
+      m = ManifestLoader.load(file, env);
+    } catch (Exception e) {
+      return Future.failedFuture(e);
+    }
+    Random seeded = new Random(42);
+    GeoResolver.Options o = new GeoResolver.Options(0, 1, 1, env, null, local, clock, Ticker.SYSTEM, () -> seeded)
+        .withManifestFile(file);
+    return GeoResolver.deploy(vertx, m, o).map(r -> new Stack(m, r.port(), WebClient.create(vertx, new io.vertx.ext.web.client.WebClientOptions(), new io.vertx.core.http.PoolOptions().setHttp1MaxSize(64))));
+  }
+
   /** {@code GET path} against the resolver. */
   public Future<HttpResponse<Buffer>> get(String pathAndQuery) {
     return client.get(port, "localhost", pathAndQuery).send();
