@@ -9,6 +9,8 @@ import dev.georesolver.bus.FailureCode;
 import dev.georesolver.bus.FieldProblem;
 import dev.georesolver.bus.Hit;
 import dev.georesolver.bus.IndexEntry;
+import dev.georesolver.bus.Node;
+import dev.georesolver.Role;
 import dev.georesolver.normalize.AddressKeys;
 import dev.georesolver.bus.RequestValidator;
 import dev.georesolver.bus.ResolveReply;
@@ -86,6 +88,8 @@ public final class ChainVerticle extends VerticleBase {
   /** Debts (degraded answers, refusals after failing rungs) on their way to the reconcile queue. */
   private DebtBuffer debts;
   private final boolean owesDebts;
+  /** This node: which messages stay on it. */
+  private Node node;
 
   /**
    * @param writeThrough whether the cached index is deployed: then resolved answers are written
@@ -106,7 +110,10 @@ public final class ChainVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     List<TierConfig> enabled = manifest.enabledTiers();
-    view = new LadderView(enabled, margins);
+    node = Node.of(vertx);
+    // With tiers of its own the chain asks them only, so it follows their breakers only; without,
+    // any tier node may be asked, so it follows them all.
+    view = new LadderView(enabled, margins, node.runs(Role.TIERS) ? node.id() : null);
     validator = RequestValidator.forManifest(manifest);
     manifest.intents().values().forEach(i -> acceptedClaims.put(i.name(),
         i.claims().stream().map(Claim::wire).sorted().collect(Collectors.joining(","))));
@@ -232,7 +239,7 @@ public final class ChainVerticle extends VerticleBase {
       return Future.succeededFuture(DedupeVerdict.BYPASS);
     }
     String claims = acceptedClaims.get(intent.name());
-    DeliveryOptions o = new DeliveryOptions().setSendTimeout(left).addHeader(Addresses.DEADLINE_HEADER, Long.toString(left));
+    DeliveryOptions o = node.to(Addresses.DEDUPE_CLAIM).setSendTimeout(left).addHeader(Addresses.DEADLINE_HEADER, Long.toString(left));
     return vertx.eventBus()
         .<DedupeVerdict>request(Addresses.DEDUPE_CLAIM, new DedupeClaim(key, coalesceKey, intent.maxCacheAgeMs(), claims), o)
         .map(Message::body)
@@ -248,7 +255,7 @@ public final class ChainVerticle extends VerticleBase {
       var idem = manifest.routing().idempotency();
       ttl = (r.degraded() ? idem.degradedTtlSeconds() : idem.ttlSeconds()) * 1000L;
     }
-    vertx.eventBus().send(Addresses.DEDUPE_COMPLETE, new DedupeComplete(key, coalesceKey, r, ttl));
+    vertx.eventBus().send(Addresses.DEDUPE_COMPLETE, new DedupeComplete(key, coalesceKey, r, ttl), node.to(Addresses.DEDUPE_COMPLETE));
   }
 
   /** The state of one walk; confined to this verticle's context. */
@@ -274,7 +281,7 @@ public final class ChainVerticle extends VerticleBase {
           "usable " + Math.max(0, d.usableMs()) + " ms < " + manifest.routing().admissionFactor() + " x typical " + view.typical(tier) + " ms"));
       return step(w, i + 1);
     }
-    DeliveryOptions o = new DeliveryOptions()
+    DeliveryOptions o = node.to(Addresses.tier(tier.name()))
         .setSendTimeout(Admission.visitWaitMs(left, view.neededBelow(w.ladder(), i, manifest.routing().admissionFactor())))
         .addHeader(Addresses.DEADLINE_HEADER, Long.toString(left))
         .addHeader(Addresses.TRACE_HEADER, w.req().traceId());
@@ -333,7 +340,7 @@ public final class ChainVerticle extends VerticleBase {
       return;
     }
     vertx.eventBus().send(Addresses.INDEX_WRITE, new IndexEntry(addrKey, r.lon(), r.lat(), tier.name(), tier.claim().wire(),
-        r.confidence(), r.label(), r.precision(), r.resolvedAtMs(), null));
+        r.confidence(), r.label(), r.precision(), r.resolvedAtMs(), null), node.to(Addresses.INDEX_WRITE));
   }
 
   private ResolveResult resolved(Walk w, int i, TierConfig tier, Hit hit) {
@@ -378,9 +385,11 @@ public final class ChainVerticle extends VerticleBase {
   }
 
   private void onHealth(Message<Object> msg) {
-    DeliveryOptions o = new DeliveryOptions().setSendTimeout(margins.statusTimeoutMs());
+    long timeout = margins.statusTimeoutMs();
+    DeliveryOptions o = new DeliveryOptions().setSendTimeout(timeout);
     List<Future<JsonObject>> tiers = manifest.enabledTiers().stream()
-        .map(t -> vertx.eventBus().<JsonObject>request(Addresses.tierStatus(t.name()), "", o)
+        .map(t -> vertx.eventBus().<JsonObject>request(Addresses.tierStatus(t.name()), "", node.to(Addresses.tierStatus(t.name()))
+                .setSendTimeout(timeout))
             .map(Message::body)
             .otherwise(e -> new JsonObject().put("tier", t.name()).put("state", "unreachable")))
         .toList();
@@ -391,9 +400,11 @@ public final class ChainVerticle extends VerticleBase {
         ? vertx.eventBus().<JsonObject>request(Addresses.INDEX_STATUS, "", o).map(Message::body)
             .otherwise(e -> new JsonObject().put("reachable", false).put("detail", "index verticle did not answer"))
         : Future.succeededFuture(null);
-    Future<JsonObject> state = vertx.eventBus().<JsonObject>request(Addresses.STATE_STATUS, "", o).map(Message::body)
+    Future<JsonObject> state = vertx.eventBus().<JsonObject>request(Addresses.STATE_STATUS, "", node.to(Addresses.STATE_STATUS)
+            .setSendTimeout(timeout)).map(Message::body)
         .otherwise(e -> new JsonObject().put("reachable", false).put("detail", "state verticle did not answer"));
-    Future<JsonObject> reconcile = vertx.eventBus().<JsonObject>request(Addresses.RECONCILE_STATUS, "", o).map(Message::body)
+    Future<JsonObject> reconcile = vertx.eventBus().<JsonObject>request(Addresses.RECONCILE_STATUS, "",
+            node.to(Addresses.RECONCILE_STATUS).setSendTimeout(timeout)).map(Message::body)
         .otherwise(e -> null);
     Future.join(Future.all(tiers), store, index, Future.join(state, reconcile)).onComplete(ar -> {
       JsonArray ts = new JsonArray();
