@@ -17,6 +17,8 @@
 # (f) tenants: the replay and pass-through of (a) and (b) against a second resolver whose manifest
 #     adds a tenants: block (BENCH_TENANTS tenants, default 20, two keys each), asked with a
 #     tenant's key, alternating in each round with the resolver without tenants; target: within 5 %;
+# (g) clustered bus: replay and pass-through through one clustered node with every role vs an
+#     ingress-only node forwarding to a chain node (scripts/bench/cluster-hop.sh), throughput ratio;
 # then JFR profiles of the replay and pass-through paths under wrk, and the JMH microbenchmarks.
 # Every load figure is the median of three rounds; baseline and subject alternate in each round.
 #
@@ -37,7 +39,7 @@ while [ $# -gt 0 ]; do
     --no-jmh) JMH=0 ;;
     --no-profile) PROFILE=0 ;;
     --doc) DOC=$2; shift ;;
-    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
     *) echo "bench.sh: unknown argument $1" >&2; exit 2 ;;
   esac
   shift
@@ -365,6 +367,18 @@ curl -fsS "$T/metrics" | grep -q 'georesolver_tenant_requests_total{outcome="adm
 kill "$TENANTS_PID" 2>/dev/null || true
 for _ in $(seq 1 20); do kill -0 "$TENANTS_PID" 2>/dev/null || break; sleep 0.25; done
 
+# ---------------------------------------------------------------- (g) clustered: the cost of a hop
+# scripts/bench/cluster-hop.sh: one clustered node with every role vs an ingress-only node forwarding
+# to a chain node over the clustered bus (Hazelcast on loopback), every node on the server CPUs,
+# replay and pass-through, alternating, medians of the rounds. Its table goes into the doc as (g).
+say "(g) clustered bus: one node with every role vs ingress node -> chain node, $ROUNDS rounds"
+mkdir -p "$RUN/cluster"
+scripts/bench/cluster-hop.sh --launch "java $SERVER_JAVA_OPTS -jar $RUN/resolver.jar" --provider-port "$P_PROVIDER" \
+  --cpus "$SERVER_CPUS" --client-cpus "$CLIENT_CPUS" --seconds "$WRK_S" --rounds "$ROUNDS" --connections "$CONNECTIONS" \
+  --out "$RUN/cluster" >"$RUN/cluster.log" 2>&1 || fail_run "(g) clustered run failed (see target/bench-last/cluster.log)"
+tail -1 "$RUN/cluster.log" | while read -r l; do note "$l"; done
+alive_all
+
 # ---------------------------------------------------------------- (c) open the hung tier's breaker
 say "(c) hang tier 1 and open its breaker"
 curl -fsS "$PROV/_ctl/lane?name=hung&hang=true" >/dev/null
@@ -686,6 +700,14 @@ cpu_row() {
         if (name ~ /gc\.alloc\.rate\.norm$/) { sub(/.gc\.alloc\.rate\.norm$/, "", name); sub(/[:\302\267]+$/, "", name); alloc[name] = $5 }
         else if (name !~ /[:\302\267]/) { score[name] = $5; err[name] = $6; order[++n] = name }
       } END { for (i = 1; i <= n; i++) { b = order[i]; printf "| `%s` | %.1f | %.1f | %.0f |\n", b, score[b], err[b], alloc[b] } }' "$RUN/jmh.csv"
+    echo
+  fi
+  if [ -f "$RUN/cluster/cluster.md" ]; then
+    echo "#### (g) Clustered bus: one node with every role vs an ingress node forwarding to a chain node (wrk, closed loop)"
+    echo
+    echo "Every node on CPU $SERVER_CPUS, Hazelcast on loopback; \`scripts/bench/cluster-hop.sh\`, medians of $ROUNDS rounds. Ratio: hop / one."
+    echo
+    cat "$RUN/cluster/cluster.md"
     echo
   fi
   echo "Raw outputs of this run: \`target/bench-last/\` (wrk and LoadGen output, CPU accounting, JFR recordings, JMH CSV)."
