@@ -93,7 +93,18 @@ class ClusterReconcileScenarioTest {
           return q.getLong("pending") + q.getLong("in_progress") + q.getLong("done") >= keys.size();
         });
         l.recover();
+        // The reconciler walks only rungs whose breaker is closed, and live traffic probes a half-open
+        // one: each node's own breaker closes on its own probes. A probe answered degraded is a debt too.
+        int[] probe = {0};
         DrillLadder.await("the cluster drained the queue", Duration.ofSeconds(90), () -> {
+          for (int port : new int[] {p1, p2}) {
+            String q = "cluster probe " + probe[0]++ + " Quay";
+            JsonObject r = web.get(port, "127.0.0.1", "/v1/geocode").addQueryParam("q", q).timeout(10_000).send().await()
+                .bodyAsJsonObject();
+            if (r.getBoolean("degraded", false)) {
+              keys.put(q, r.getString("idempotency_key"));
+            }
+          }
           JsonObject q = get(web, p2, "/v1/reconcile");
           return q.getLong("pending") == 0 && q.getLong("in_progress") == 0 && q.getLong("done") >= keys.size();
         });

@@ -14,13 +14,13 @@ import java.util.List;
 
 /**
  * Another team's service, not the resolver: a plain Vert.x process that joins the resolver's
- * cluster with nothing of the resolver on its classpath but the JSON contract, and asks over the
- * event bus. {@code OtherService <cluster name> <own hazelcast port> <member host:port> <address> <json>...}
+ * cluster with {@code vertx-hazelcast} and uses nothing of the resolver's code — only the JSON
+ * contract of its addresses — and asks over the event bus. {@code OtherService <cluster name> <own hazelcast port> <member host:port> <address> <json>...}
  * sends each JSON request to its address ({@code geocode.resolve}, {@code geocode.reverse}; an
  * argument {@code @<address>} switches the address for those after it) and prints one line per
  * answer: {@code {"ok": true, "body": …}} or {@code {"ok": false, "failure": type, "code", "message"}}.
- * Until a first answer comes it asks again while no chain is registered yet (the cluster is still
- * forming), for up to 30 s.
+ * While the cluster is still forming (this member has not yet seen the chains' registrations:
+ * {@code NO_HANDLERS}) it asks again, for up to 30 s per request.
  */
 public final class OtherService {
 
@@ -41,7 +41,6 @@ public final class OtherService {
     o.getEventBusOptions().setHost("127.0.0.1");
     Vertx vertx = Vertx.builder().with(o).withClusterManager(new HazelcastClusterManager(c)).buildClustered().await();
     String address = "geocode.resolve";
-    boolean answered = false;
     for (int i = 3; i < args.length; i++) {
       if (args[i].startsWith("@")) {
         address = args[i].substring(1);
@@ -54,10 +53,9 @@ public final class OtherService {
           JsonObject body = vertx.eventBus().<JsonObject>request(address, request, new DeliveryOptions().setSendTimeout(10_000))
               .await().body();
           System.out.println(new JsonObject().put("ok", true).put("body", body).encode());
-          answered = true;
           break;
         } catch (ReplyException e) {
-          if (!answered && e.failureType() == ReplyFailure.NO_HANDLERS && System.nanoTime() < until) {
+          if (e.failureType() == ReplyFailure.NO_HANDLERS && System.nanoTime() < until) {
             Thread.sleep(200);
             continue;
           }
