@@ -26,6 +26,8 @@
 #     SDK's default batching), then against one with --log-format json, each alternating in every
 #     round with the resolver as it is (tracing off, text logs); reports each one's ratio to the
 #     resolver as it is and the replay/bare and pass/direct ratios it implies;
+# (h) clustered bus: replay and pass-through through one clustered node with every role vs an
+#     ingress-only node forwarding to a chain node (scripts/bench/cluster-hop.sh), throughput ratio;
 # then JFR profiles of the replay and pass-through paths under wrk, and the JMH microbenchmarks.
 # Every load figure is the median of three rounds (one with --quick); baseline and subject alternate
 # in each round. The resolver is warmed until its throughput stops climbing (C2 keeps compiling for
@@ -55,7 +57,7 @@ while [ $# -gt 0 ]; do
     --no-jmh) JMH=0 ;;
     --no-profile) PROFILE=0 ;;
     --doc) DOC=$2; shift ;;
-    -h|--help) sed -n '2,43p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,45p' "$0"; exit 0 ;;
     *) echo "bench.sh: unknown argument $1" >&2; exit 2 ;;
   esac
   shift
@@ -455,6 +457,18 @@ note "OTLP sink after the traced rounds: $SINK_COUNT"
 variant jsonlogs -- --log-format json
 grep -q '^{"ts":' "$RUN/jsonlogs.log" || die "the jsonlogs resolver did not log JSON (see target/bench-last/jsonlogs.log)"
 kill "$SINK_PID" 2>/dev/null || true
+
+# ---------------------------------------------------------------- (h) clustered: the cost of a hop
+# scripts/bench/cluster-hop.sh: one clustered node with every role vs an ingress-only node forwarding
+# to a chain node over the clustered bus (Hazelcast on loopback), every node on the server CPUs,
+# replay and pass-through, alternating, medians of the rounds. Its table goes into the doc as (h).
+say "(h) clustered bus: one node with every role vs ingress node -> chain node, $ROUNDS rounds"
+mkdir -p "$RUN/cluster"
+scripts/bench/cluster-hop.sh --launch "java $SERVER_JAVA_OPTS -jar $RUN/resolver.jar" --provider-port "$P_PROVIDER" \
+  --cpus "$SERVER_CPUS" --client-cpus "$CLIENT_CPUS" --seconds "$WRK_S" --rounds "$ROUNDS" --connections "$CONNECTIONS" \
+  --out "$RUN/cluster" >"$RUN/cluster.log" 2>&1 || fail_run "(h) clustered run failed (see target/bench-last/cluster.log)"
+tail -1 "$RUN/cluster.log" | while read -r l; do note "$l"; done
+alive_all
 
 # ---------------------------------------------------------------- (c) open the hung tier's breaker
 say "(c) hang tier 1 and open its breaker"
@@ -887,6 +901,14 @@ cpu_row() {
         if (name ~ /gc\.alloc\.rate\.norm$/) { sub(/.gc\.alloc\.rate\.norm$/, "", name); sub(/[:\302\267]+$/, "", name); alloc[name] = $5 }
         else if (name !~ /[:\302\267]/) { score[name] = $5; err[name] = $6; order[++n] = name }
       } END { for (i = 1; i <= n; i++) { b = order[i]; printf "| `%s` | %.1f | %.1f | %.0f |\n", b, score[b], err[b], alloc[b] } }' "$RUN/jmh.csv"
+    echo
+  fi
+  if [ -f "$RUN/cluster/cluster.md" ]; then
+    echo "#### (h) Clustered bus: one node with every role vs an ingress node forwarding to a chain node (wrk, closed loop)"
+    echo
+    echo "Every node on CPU $SERVER_CPUS, Hazelcast on loopback; \`scripts/bench/cluster-hop.sh\`, medians of $ROUNDS rounds. Ratio: hop / one."
+    echo
+    cat "$RUN/cluster/cluster.md"
     echo
   fi
   echo "Raw outputs of this run: \`target/bench-last/\` (wrk and LoadGen output, CPU accounting, JFR recordings, JMH CSV)."

@@ -2,6 +2,7 @@ package dev.georesolver;
 
 import dev.georesolver.bus.Addresses;
 import dev.georesolver.bus.Codecs;
+import dev.georesolver.bus.Node;
 import dev.georesolver.cache.DedupeVerticle;
 import dev.georesolver.chain.Ladders;
 import dev.georesolver.cache.IndexVerticle;
@@ -227,6 +228,11 @@ public final class GeoResolver extends VerticleBase {
   @Override
   public Future<?> start() {
     Codecs.registerAll(vertx.eventBus());
+    // The command line installs the node it joined the cluster as; a resolver deployed otherwise is a node of its own.
+    Node.install(vertx, new Node(vertx.isClustered(), vertx.isClustered() ? "node-" + java.util.UUID.randomUUID() : Node.STANDALONE_ID,
+        o.roles()));
+    Node node = Node.of(vertx);
+    reportNode(node);
     manifest.disabledTiers().forEach((name, why) -> log.info("tier {} left out of the ladder: {}", name, why));
     manifest.intents().values().stream()
         .filter(i -> manifest.enabledTiers().stream().noneMatch(t -> i.accepts(t.claim())))
@@ -234,6 +240,8 @@ public final class GeoResolver extends VerticleBase {
             i.name()));
     reportTenants(manifest);
     boolean index = IndexVerticle.neededBy(manifest);
+    // The cached-index rung reads its own node's index (its lookups never leave the node), so a tier node has one too.
+    boolean indexHere = index && (o.runs(Role.CHAIN) || o.runs(Role.TIERS));
     var idem = manifest.routing().idempotency();
     Future<?> deployed = startTracing();
     if (o.runs(Role.STATE)) {
@@ -242,9 +250,9 @@ public final class GeoResolver extends VerticleBase {
     if (o.runs(Role.CHAIN)) {
       deployed = deployed.compose(v -> child(new DedupeVerticle(idem, manifest.routing().margins(), o.redisUrl(), o.clock(),
           () -> o.ticker().nanoTime(), metrics)));
-      if (index) {
-        deployed = deployed.compose(v -> child(new IndexVerticle(idem, o.redisUrl(), o.clock(), metrics)));
-      }
+    }
+    if (indexHere) {
+      deployed = deployed.compose(v -> child(new IndexVerticle(idem, o.redisUrl(), o.clock(), metrics)));
     }
     if (o.runs(Role.TIERS)) {
       // The EPSG database is a file scan: the common CRSs are looked up on a worker before any tier answers.
@@ -258,8 +266,8 @@ public final class GeoResolver extends VerticleBase {
       }
     }
     if (o.runs(Role.CHAIN)) {
-      // Debts are queued only where a state store can take them.
-      boolean owesDebts = o.runs(Role.STATE);
+      // Debts are queued only where a state store can take them: this node's, or on a cluster a state node's.
+      boolean owesDebts = o.runs(Role.STATE) || node.clustered();
       deployed = deployed.compose(v -> children(() -> new ChainVerticle(live, o.clock(), o.ticker(), metrics, index, owesDebts)
           .tracing(tracing), o.chainInstances()));
     }
@@ -274,8 +282,15 @@ public final class GeoResolver extends VerticleBase {
       deployed = deployed.compose(v -> ingress());
     }
     return deployed
-        .onSuccess(v -> log.info("georesolver listening on port {} (manifest {}, ladder {})", port, manifest.revision(),
-            manifest.enabledTiers().stream().map(TierConfig::name).toList()))
+        .onSuccess(v -> {
+          List<String> ladder = manifest.enabledTiers().stream().map(TierConfig::name).toList();
+          if (o.runs(Role.INGRESS)) {
+            log.info("georesolver listening on port {} (manifest {}, ladder {})", port, manifest.revision(), ladder);
+          } else {
+            log.info("georesolver node ready, no HTTP port (roles {}, manifest {}, ladder {})", Role.names(o.roles()),
+                manifest.revision(), ladder);
+          }
+        })
         .recover(failure -> undeployStarted().compose(x -> tracing.shutdown()).transform(x -> Future.failedFuture(failure)));
   }
 
@@ -398,6 +413,25 @@ public final class GeoResolver extends VerticleBase {
           }
         }
       }
+    }
+  }
+
+  /**
+   * Says at start what a node of a cluster shares and what it leaves to the others: replay and
+   * coalescing are shared through Redis only, and a tier node without a chain reads a cached index
+   * only Redis fills.
+   */
+  private void reportNode(Node node) {
+    if (!node.clustered()) {
+      return;
+    }
+    log.info("cluster node {} runs roles {}", node.id(), Role.names(o.roles()));
+    if (o.redisUrl() == null && o.runs(Role.CHAIN)) {
+      log.warn("clustered without Redis: replay and coalescing are per node (each chain's own dedupe and index); "
+          + "give every node --redis to share them");
+    }
+    if (o.redisUrl() == null && o.runs(Role.TIERS) && !o.runs(Role.CHAIN) && IndexVerticle.neededBy(manifest)) {
+      log.warn("a tiers node without a chain and without Redis: its cached-index rung reads an index no chain writes to");
     }
   }
 

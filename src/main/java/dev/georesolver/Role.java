@@ -34,6 +34,65 @@ public enum Role {
     return Optional.empty();
   }
 
+  /**
+   * The roles a comma-separated list names ({@code ingress,chain}); {@code all} names every role.
+   *
+   * @throws IllegalArgumentException naming an unknown role, or for an empty list
+   */
+  public static Set<Role> parse(String list) {
+    EnumSet<Role> roles = EnumSet.noneOf(Role.class);
+    for (String part : list.split(",", -1)) {
+      String name = part.strip().toLowerCase(Locale.ROOT);
+      if (name.equals("all")) {
+        roles.addAll(ALL);
+        continue;
+      }
+      roles.add(of(name).orElseThrow(() -> new IllegalArgumentException("unknown role '" + oneWord(part)
+          + "': roles are ingress, chain, tiers, state (or all)")));
+    }
+    if (roles.isEmpty()) {
+      throw new IllegalArgumentException("no role given: roles are ingress, chain, tiers, state (or all)");
+    }
+    return Set.copyOf(roles);
+  }
+
+  /**
+   * Why a node running {@code roles} could not serve, or empty when it can. Without a clustered
+   * bus only every role serves: nothing else could reach a missing part (the command line's embedded
+   * resolver, its own only caller, is the one exception and does not ask). On a cluster any roles
+   * serve together with the other nodes: what a node lacks, the cluster's other nodes provide, and
+   * what is missing from the whole cluster is answered at run time (503 with no chain up, a rung
+   * skipped as unavailable with no tier node up).
+   */
+  public static Optional<String> cannotServe(Set<Role> roles, boolean clustered) {
+    if (roles.isEmpty()) {
+      return Optional.of("no role given");
+    }
+    if (!clustered && !roles.containsAll(ALL)) {
+      return Optional.of("roles " + names(roles) + " without --cluster: nothing could reach the missing "
+          + names(EnumSet.complementOf(EnumSet.copyOf(roles))) + "; run every role, or join a cluster (--cluster)");
+    }
+    return Optional.empty();
+  }
+
+  /** The roles' names, in declaration order, comma-separated. */
+  public static String names(Set<Role> roles) {
+    StringBuilder b = new StringBuilder();
+    for (Role r : values()) {
+      if (roles.contains(r)) {
+        b.append(b.length() == 0 ? "" : ",").append(r.wire());
+      }
+    }
+    return b.toString();
+  }
+
+  /** A word from the command line, shortened and stripped of anything but a name's characters, to repeat in a message. */
+  private static String oneWord(String s) {
+    String t = s.strip();
+    t = t.length() > 32 ? t.substring(0, 32) + "..." : t;
+    return t.replaceAll("[^A-Za-z0-9_.-]", "?");
+  }
+
   /** Its name on the command line. */
   public String wire() {
     return name().toLowerCase(Locale.ROOT);

@@ -1,5 +1,7 @@
 package dev.georesolver.bus;
 
+import dev.georesolver.Role;
+
 /**
  * Every event-bus address and header name, each with its contract. Requests carry
  * {@link #DEADLINE_HEADER} on every hop, and resolution requests {@link #TENANT_HEADER}; failures
@@ -12,11 +14,74 @@ package dev.georesolver.bus;
  * nodes on a private network.
  *
  * <p>Records named below travel with local codecs ({@link Codecs}): inside one JVM the same
- * immutable instance is passed, never copied or re-encoded; between nodes they travel as JSON.
+ * immutable instance is passed, never copied or re-encoded; between nodes they travel as JSON
+ * (each codec's wire form is the record's {@code toJson()}, and every node registers the same
+ * codecs by name). {@link #DEADLINE_HEADER} is relative (milliseconds left), so a request that
+ * crosses nodes keeps its budget whatever their clocks say.
+ *
+ * <p><b>Which messages cross a clustered bus</b> ({@link #reach}, applied by {@link Node}):
+ * <ul>
+ *   <li>{@link Reach#NODE} — never leave the node: the dedupe claim and completion, the cached
+ *       index, the memory store's write-behind, the operator's view and feed, the reconciler's
+ *       wake-up of the corrections delivery. Their consumers are local ({@code localConsumer}), so
+ *       a claim and its completion always reach the same in-flight map, and a node's write-behind
+ *       its own state file;
+ *   <li>{@link Reach#CHAIN}, {@link Reach#TIERS}, {@link Reach#STATE} — served by the node's own
+ *       verticles when it runs that role, else by any node of the cluster that does (Vert.x picks
+ *       one, round robin): resolution and health (chain), tier visits, status and commands
+ *       (tiers), the durable store and the reconciler's figures (state);
+ *   <li>{@link Reach#CLUSTER} — published to every node: breaker transitions, tier statistics,
+ *       corrections, reconcile news.
+ * </ul>
  */
 public final class Addresses {
 
   private Addresses() {}
+
+  /** Where messages to an address may go on a clustered bus (see the class comment). */
+  public enum Reach {
+    /** Never leaves the node. */
+    NODE(null),
+    /** This node's chains when it runs them, else any chain in the cluster. */
+    CHAIN(Role.CHAIN),
+    /** This node's tiers when it runs them, else any tier node. */
+    TIERS(Role.TIERS),
+    /** This node's store when it runs it, else any state node. */
+    STATE(Role.STATE),
+    /** Published to, or served by, the whole cluster. */
+    CLUSTER(null);
+
+    private final Role servedBy;
+
+    Reach(Role servedBy) {
+      this.servedBy = servedBy;
+    }
+
+    /** The role whose verticles serve the address, or null. */
+    public Role servedBy() {
+      return servedBy;
+    }
+  }
+
+  /** Where messages to {@code address} may go on a clustered bus. */
+  public static Reach reach(String address) {
+    switch (address) {
+      case DEDUPE_CLAIM, DEDUPE_COMPLETE, DEDUPE_STATUS, INDEX_LOOKUP, INDEX_WRITE, INDEX_STATUS, OPS_EVENTS, OPS_STATE,
+          CORRECTIONS_COMMITTED, STATE_CACHE_WRITE, STATE_CACHE_LOAD, MANIFEST_RELOAD, MANIFEST_EVENTS:
+        return Reach.NODE;
+      case RESOLVE, REVERSE, HEALTH:
+        return Reach.CHAIN;
+      case BREAKER_EVENTS, TIER_STATS, CORRECTIONS, RECONCILE_EVENTS:
+        return Reach.CLUSTER;
+      case RECONCILE_STATUS:
+        return Reach.STATE;
+      default:
+        if (address.startsWith("geocode.state.")) {
+          return Reach.STATE;
+        }
+        return address.startsWith(TIER_PREFIX) ? Reach.TIERS : Reach.CLUSTER;
+    }
+  }
 
   /**
    * Forward resolution, request/reply. Sender: ingress, or any verticle. Body: a

@@ -7,8 +7,10 @@
  * {@link dev.georesolver.bus.Redelivery}), and the validation of the public request shared by HTTP
  * and the bus. Everything here is pure and deeply immutable, because the local codecs hand the same
  * instance to another thread: no Vert.x lifecycle, no verticle, no I/O, no mutable state exposed.
- * It depends only on the value types of {@code geo}, {@code crs} and {@code provider}, never on the
- * packages that send or receive the messages ({@code ingress}, {@code chain}, {@code tier},
- * {@code cache}).
+ * It depends only on the value types of {@code geo}, {@code crs} and {@code provider} (and the
+ * {@code Role} enum), never on the packages that send or receive the messages ({@code ingress},
+ * {@code chain}, {@code tier}, {@code cache}). One exception to "no Vert.x": {@link dev.georesolver.bus.Node},
+ * the node this process is on a clustered bus, is kept in the Vert.x instance's local shared map
+ * and turns {@link dev.georesolver.bus.Addresses#reach} into delivery options.
  */
 package dev.georesolver.bus;

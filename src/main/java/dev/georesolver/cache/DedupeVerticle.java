@@ -114,10 +114,10 @@ public final class DedupeVerticle extends VerticleBase {
         : new RedisSharedStore(vertx, new GuardedRedis(vertx, "dedupe", redisUrl, cfg.commandTimeoutMs(), metrics), cfg.keyPrefix(), clock);
     var bus = vertx.eventBus();
     return (redisUrl == null ? loadBehind() : Future.succeededFuture()).compose(v -> Future.all(
-        bus.<DedupeClaim>consumer(Addresses.DEDUPE_CLAIM, this::onClaim).completion(),
-        bus.<DedupeComplete>consumer(Addresses.DEDUPE_COMPLETE, this::onComplete).completion(),
+        bus.<DedupeClaim>localConsumer(Addresses.DEDUPE_CLAIM, this::onClaim).completion(),
+        bus.<DedupeComplete>localConsumer(Addresses.DEDUPE_COMPLETE, this::onComplete).completion(),
         bus.<JsonObject>consumer(Addresses.CORRECTIONS, m -> onCorrection(m.body())).completion(),
-        bus.consumer(Addresses.DEDUPE_STATUS, m -> status().onSuccess(m::reply)).completion()));
+        bus.localConsumer(Addresses.DEDUPE_STATUS, m -> status().onSuccess(m::reply)).completion()));
   }
 
   /**

@@ -77,11 +77,11 @@ public final class IndexVerticle extends VerticleBase {
       loaded = loadBehind();
     }
     return loaded.compose(v -> Future.all(
-        bus.<IndexQuery>consumer(Addresses.INDEX_LOOKUP, this::onLookup).completion(),
-        bus.<IndexEntry>consumer(Addresses.INDEX_WRITE, m -> onWrite(m.body())).completion(),
+        bus.<IndexQuery>localConsumer(Addresses.INDEX_LOOKUP, this::onLookup).completion(),
+        bus.<IndexEntry>localConsumer(Addresses.INDEX_WRITE, m -> onWrite(m.body())).completion(),
         redisUrl == null ? bus.<JsonObject>consumer(Addresses.CORRECTIONS, m -> onCorrection(m.body())).completion()
             : Future.succeededFuture(),
-        bus.consumer(Addresses.INDEX_STATUS, m -> index.status().onSuccess(m::reply)).completion()));
+        bus.localConsumer(Addresses.INDEX_STATUS, m -> index.status().onSuccess(m::reply)).completion()));
   }
 
   private void onWrite(IndexEntry e) {

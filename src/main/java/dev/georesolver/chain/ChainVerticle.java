@@ -9,6 +9,8 @@ import dev.georesolver.bus.FailureCode;
 import dev.georesolver.bus.FieldProblem;
 import dev.georesolver.bus.Hit;
 import dev.georesolver.bus.IndexEntry;
+import dev.georesolver.bus.Node;
+import dev.georesolver.Role;
 import dev.georesolver.normalize.AddressKeys;
 import dev.georesolver.bus.RequestValidator;
 import dev.georesolver.bus.ResolveReply;
@@ -98,6 +100,8 @@ public final class ChainVerticle extends VerticleBase {
   private final boolean owesDebts;
   /** Walk and rung spans; off unless {@link #tracing} says otherwise. */
   private Tracing tracing = Tracing.off();
+  /** This node: which messages stay on it. */
+  private Node node;
 
   /**
    * @param writeThrough whether the cached index is deployed: then resolved answers are written
@@ -163,7 +167,10 @@ public final class ChainVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    view = new LadderView(manifest.enabledTiers(), margins);
+    node = Node.of(vertx);
+    // With tiers of its own the chain asks them only, so it follows their breakers only; without,
+    // any tier node may be asked, so it follows them all.
+    view = new LadderView(manifest.enabledTiers(), margins, node.runs(Role.TIERS) ? node.id() : null);
     snapshot(live.current());
     debts = DebtBuffer.create(vertx, manifest, owesDebts, clock, metrics);
     var bus = vertx.eventBus();
@@ -314,7 +321,7 @@ public final class ChainVerticle extends VerticleBase {
       return Future.succeededFuture(DedupeVerdict.BYPASS);
     }
     String claims = s.acceptedClaims().get(intent.name());
-    DeliveryOptions o = new DeliveryOptions().setSendTimeout(left).addHeader(Addresses.DEADLINE_HEADER, Long.toString(left));
+    DeliveryOptions o = node.to(Addresses.DEDUPE_CLAIM).setSendTimeout(left).addHeader(Addresses.DEADLINE_HEADER, Long.toString(left));
     return vertx.eventBus()
         .<DedupeVerdict>request(Addresses.DEDUPE_CLAIM, new DedupeClaim(key, coalesceKey, intent.maxCacheAgeMs(), claims), o)
         .map(Message::body)
@@ -330,7 +337,7 @@ public final class ChainVerticle extends VerticleBase {
       var idem = manifest.routing().idempotency();
       ttl = (r.degraded() ? idem.degradedTtlSeconds() : idem.ttlSeconds()) * 1000L;
     }
-    vertx.eventBus().send(Addresses.DEDUPE_COMPLETE, new DedupeComplete(key, coalesceKey, r, ttl));
+    vertx.eventBus().send(Addresses.DEDUPE_COMPLETE, new DedupeComplete(key, coalesceKey, r, ttl), node.to(Addresses.DEDUPE_COMPLETE));
   }
 
   /** The state of one walk; confined to this verticle's context. */
@@ -363,7 +370,7 @@ public final class ChainVerticle extends VerticleBase {
       rung.set(SpanNames.OUTCOME, "skipped_admission").end();
       return step(w, i + 1);
     }
-    DeliveryOptions o = rung.onto(new DeliveryOptions()
+    DeliveryOptions o = rung.onto(node.to(w.s().revision().visitAddress(tier.name()))
         .setSendTimeout(Admission.visitWaitMs(left, view.neededBelow(w.ladder(), i, w.admissionFactor())))
         .addHeader(Addresses.DEADLINE_HEADER, Long.toString(left))
         .addHeader(Addresses.TRACE_HEADER, w.req().traceId()));
@@ -423,7 +430,7 @@ public final class ChainVerticle extends VerticleBase {
       return;
     }
     vertx.eventBus().send(Addresses.INDEX_WRITE, new IndexEntry(addrKey, r.lon(), r.lat(), tier.name(), tier.claim().wire(),
-        r.confidence(), r.label(), r.precision(), r.resolvedAtMs(), null));
+        r.confidence(), r.label(), r.precision(), r.resolvedAtMs(), null), node.to(Addresses.INDEX_WRITE));
   }
 
   private ResolveResult resolved(Walk w, int i, TierConfig tier, Hit hit) {
@@ -471,9 +478,11 @@ public final class ChainVerticle extends VerticleBase {
     // The status first: a revision is swapped in before its status is reported, so the two never disagree.
     JsonObject reload = live.status().toJson();
     Manifest manifest = live.current().manifest();
-    DeliveryOptions o = new DeliveryOptions().setSendTimeout(margins.statusTimeoutMs());
+    long timeout = margins.statusTimeoutMs();
+    DeliveryOptions o = new DeliveryOptions().setSendTimeout(timeout);
     List<Future<JsonObject>> tiers = manifest.enabledTiers().stream()
-        .map(t -> vertx.eventBus().<JsonObject>request(Addresses.tierStatus(t.name()), "", o)
+        .map(t -> vertx.eventBus().<JsonObject>request(Addresses.tierStatus(t.name()), "", node.to(Addresses.tierStatus(t.name()))
+                .setSendTimeout(timeout))
             .map(Message::body)
             .otherwise(e -> new JsonObject().put("tier", t.name()).put("state", "unreachable")))
         .toList();
@@ -484,9 +493,11 @@ public final class ChainVerticle extends VerticleBase {
         ? vertx.eventBus().<JsonObject>request(Addresses.INDEX_STATUS, "", o).map(Message::body)
             .otherwise(e -> new JsonObject().put("reachable", false).put("detail", "index verticle did not answer"))
         : Future.succeededFuture(null);
-    Future<JsonObject> state = vertx.eventBus().<JsonObject>request(Addresses.STATE_STATUS, "", o).map(Message::body)
+    Future<JsonObject> state = vertx.eventBus().<JsonObject>request(Addresses.STATE_STATUS, "", node.to(Addresses.STATE_STATUS)
+            .setSendTimeout(timeout)).map(Message::body)
         .otherwise(e -> new JsonObject().put("reachable", false).put("detail", "state verticle did not answer"));
-    Future<JsonObject> reconcile = vertx.eventBus().<JsonObject>request(Addresses.RECONCILE_STATUS, "", o).map(Message::body)
+    Future<JsonObject> reconcile = vertx.eventBus().<JsonObject>request(Addresses.RECONCILE_STATUS, "",
+            node.to(Addresses.RECONCILE_STATUS).setSendTimeout(timeout)).map(Message::body)
         .otherwise(e -> null);
     Future.join(Future.all(tiers), store, index, Future.join(state, reconcile)).onComplete(ar -> {
       JsonArray ts = new JsonArray();

@@ -14,24 +14,56 @@ import java.util.Map;
  * A chain's view of each tier's typical latency and breaker state, kept from what the tiers publish
  * ({@link dev.georesolver.bus.Addresses#TIER_STATS}, {@link dev.georesolver.bus.Addresses#BREAKER_EVENTS})
  * and seeded from the manifest. The tiers own the truth; this is a cache of their announcements.
+ *
+ * <p>On a clustered bus several nodes may run the same tier, each with its own breaker, and each
+ * announcement names its node ({@code "node"}). A chain whose node runs the tiers asks only its
+ * own ({@code localNode}), so it follows only their announcements; a chain without tiers of its own
+ * may be answered by any tier node, so it follows them all: a tier refuses calls only when every
+ * node heard from refuses them, and its typical latency is the lowest among the nodes that take
+ * calls. An announcement without a node (a bus that is not clustered) is the local tier's.
  * Not thread-safe: one per chain verticle instance.
  */
 final class LadderView {
 
-  private final Map<String, Long> typical = new HashMap<>();
-  private final Map<String, TierBreaker.State> state = new HashMap<>();
+  /** What one node said of one tier. */
+  private static final class Said {
+    long typicalMs;
+    TierBreaker.State state = TierBreaker.State.CLOSED;
+
+    Said(long typicalMs) {
+      this.typicalMs = typicalMs;
+    }
+  }
+
+  /** Tier → node → what it said; the manifest's seed is the entry of node {@link #SEED}. */
+  private final Map<String, Map<String, Said>> said = new HashMap<>();
+  private final String localNode;
   private final long floorMs;
   private final long tierReplyMs;
   private final long hopMs;
 
-  /** A view of {@code tiers}, reserving for lower rungs with the figures of {@code margins}. */
+  private static final String SEED = "";
+
+  /** A view of {@code tiers} on a node of its own: every announcement is the local tier's. */
   LadderView(List<TierConfig> tiers, MarginsConfig margins) {
+    this(tiers, margins, null);
+  }
+
+  /**
+   * A view of {@code tiers}, reserving for lower rungs with the figures of {@code margins}.
+   *
+   * @param localNode the node whose tiers this chain asks (only its announcements count), or null
+   *     when any tier node may answer
+   */
+  LadderView(List<TierConfig> tiers, MarginsConfig margins, String localNode) {
+    this.localNode = localNode;
     this.floorMs = margins.rungFloorMs();
     this.tierReplyMs = margins.tierReplyMs();
     this.hopMs = margins.hopMs();
     for (TierConfig t : tiers) {
-      typical.put(t.name(), t.typicalMs());
-      state.put(t.name(), TierBreaker.State.CLOSED);
+      Map<String, Said> byNode = new HashMap<>(2);
+      byNode.put(SEED, new Said(t.typicalMs()));
+      said.put(t.name(), byNode);
     }
   }
 
@@ -44,41 +76,84 @@ final class LadderView {
     java.util.Set<String> names = new java.util.HashSet<>();
     for (TierConfig t : tiers) {
       names.add(t.name());
-      typical.putIfAbsent(t.name(), t.typicalMs());
-      state.putIfAbsent(t.name(), TierBreaker.State.CLOSED);
+      said.computeIfAbsent(t.name(), n -> {
+        Map<String, Said> byNode = new HashMap<>(2);
+        byNode.put(SEED, new Said(t.typicalMs()));
+        return byNode;
+      });
     }
-    typical.keySet().retainAll(names);
-    state.keySet().retainAll(names);
+    said.keySet().retainAll(names);
+  }
+
+  /** What the announcing node said of {@code tier}, or null when the announcement is not this view's to follow. */
+  private Said entry(JsonObject announcement, String tier) {
+    Map<String, Said> byNode = tier == null ? null : said.get(tier);
+    if (byNode == null) {
+      return null;
+    }
+    String from = announcement.getString("node");
+    if (from == null || localNode != null) {
+      if (from != null && !from.equals(localNode)) {
+        return null;
+      }
+      return byNode.get(SEED);
+    }
+    Said seed = byNode.get(SEED);
+    // The first word of a node replaces the manifest's seed, so a tier open on its only node reads as open.
+    byNode.remove(SEED);
+    return byNode.computeIfAbsent(from, n -> new Said(seed != null ? seed.typicalMs : 0));
   }
 
   /** Applies a {@code TIER_STATS} announcement. */
   void onStats(JsonObject s) {
-    String tier = s.getString("tier");
-    if (tier != null && typical.containsKey(tier)) {
+    Said e = entry(s, s.getString("tier"));
+    if (e != null) {
       Long t = s.getLong("typical_ms");
       if (t != null) {
-        typical.put(tier, t);
+        e.typicalMs = t;
       }
-      TierBreaker.State.fromWire(s.getString("state")).ifPresent(st -> state.put(tier, st));
+      TierBreaker.State.fromWire(s.getString("state")).ifPresent(st -> e.state = st);
     }
   }
 
   /** Applies a {@code BREAKER_EVENTS} transition. */
-  void onBreaker(JsonObject e) {
-    String tier = e.getString("tier");
-    if (tier != null && state.containsKey(tier)) {
-      state.put(tier, TierBreaker.State.fromWire(e.getString("to")).orElse(TierBreaker.State.CLOSED));
+  void onBreaker(JsonObject ev) {
+    Said e = entry(ev, ev.getString("tier"));
+    if (e != null) {
+      e.state = TierBreaker.State.fromWire(ev.getString("to")).orElse(TierBreaker.State.CLOSED);
     }
+  }
+
+  /** The node entry that speaks for the tier: the fastest that takes calls, else any. */
+  private Said best(TierConfig t) {
+    Map<String, Said> byNode = said.get(t.name());
+    Said best = null;
+    if (byNode != null) {
+      for (Said e : byNode.values()) {
+        if (best == null || better(e, best)) {
+          best = e;
+        }
+      }
+    }
+    return best;
+  }
+
+  private static boolean better(Said a, Said b) {
+    boolean aCalls = !a.state.refusesCalls();
+    boolean bCalls = !b.state.refusesCalls();
+    return aCalls != bCalls ? aCalls : a.typicalMs < b.typicalMs;
   }
 
   /** The tier's typical latency, milliseconds. */
   long typical(TierConfig t) {
-    return typical.getOrDefault(t.name(), t.typicalMs());
+    Said b = best(t);
+    return b != null ? b.typicalMs : t.typicalMs();
   }
 
-  /** The breaker state last announced. */
+  /** The breaker state last announced (on a chain without tiers: the best of the tier nodes'). */
   TierBreaker.State state(TierConfig t) {
-    return state.getOrDefault(t.name(), TierBreaker.State.CLOSED);
+    Said b = best(t);
+    return b != null ? b.state : TierBreaker.State.CLOSED;
   }
 
   /**

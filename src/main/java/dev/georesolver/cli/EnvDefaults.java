@@ -17,18 +17,30 @@ import java.util.Map;
  *   <tr><td>{@code --event-loops}</td><td>{@code GEO_EVENT_LOOPS}</td></tr>
  *   <tr><td>{@code --server}</td><td>{@code GEO_SERVER}</td></tr>
  *   <tr><td>{@code --key}</td><td>{@code GEO_API_KEY} (better than the flag, which other users may see in a process list)</td></tr>
+ *   <tr><td>{@code --roles}</td><td>{@code GEO_ROLES}</td></tr>
+ *   <tr><td>{@code --cluster}</td><td>{@code GEO_CLUSTER} ({@code true})</td></tr>
+ *   <tr><td>{@code --cluster-members}, {@code --cluster-host}, {@code --cluster-port}, {@code --cluster-name},
+ *       {@code --bus-port}</td><td>{@code GEO_CLUSTER_MEMBERS}, {@code GEO_CLUSTER_HOST}, {@code GEO_CLUSTER_PORT},
+ *       {@code GEO_CLUSTER_NAME}, {@code GEO_BUS_PORT}</td></tr>
  * </table>
  */
 final class EnvDefaults implements CommandLine.IDefaultValueProvider {
 
   /** Option name → environment variable. */
-  static final Map<String, String> VARIABLES = Map.of(
-      "--manifest", "GEO_MANIFEST",
-      "--port", "GEO_PORT",
-      "--redis", "GEO_REDIS_URL",
-      "--event-loops", "GEO_EVENT_LOOPS",
-      "--server", "GEO_SERVER",
-      "--key", "GEO_API_KEY");
+  static final Map<String, String> VARIABLES = Map.ofEntries(
+      Map.entry("--manifest", "GEO_MANIFEST"),
+      Map.entry("--port", "GEO_PORT"),
+      Map.entry("--redis", "GEO_REDIS_URL"),
+      Map.entry("--event-loops", "GEO_EVENT_LOOPS"),
+      Map.entry("--server", "GEO_SERVER"),
+      Map.entry("--key", "GEO_API_KEY"),
+      Map.entry("--roles", "GEO_ROLES"),
+      Map.entry("--cluster", "GEO_CLUSTER"),
+      Map.entry("--cluster-members", "GEO_CLUSTER_MEMBERS"),
+      Map.entry("--cluster-host", "GEO_CLUSTER_HOST"),
+      Map.entry("--cluster-port", "GEO_CLUSTER_PORT"),
+      Map.entry("--cluster-name", "GEO_CLUSTER_NAME"),
+      Map.entry("--bus-port", "GEO_BUS_PORT"));
 
   private final Map<String, String> env;
 

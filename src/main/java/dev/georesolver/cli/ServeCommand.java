@@ -4,6 +4,8 @@ import dev.georesolver.GeoResolver;
 import dev.georesolver.cache.RedisUrl;
 import dev.georesolver.bus.Addresses;
 import dev.georesolver.reload.HangUp;
+import dev.georesolver.Role;
+import dev.georesolver.bus.Node;
 import dev.georesolver.state.StateStoreException;
 import dev.georesolver.config.Manifest;
 import io.vertx.core.Vertx;
@@ -18,13 +20,17 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
+import java.util.Set;
 import java.util.concurrent.Callable;
 
 /**
- * {@code georesolver [serve] [--manifest F] [--port N] [--redis URL] [--event-loops N] [--log-format text|json]}:
- * deploys the resolver and keeps running until the process is stopped. Flags win over the
- * environment ({@code GEO_MANIFEST}, {@code GEO_PORT}, {@code GEO_REDIS_URL}, {@code GEO_EVENT_LOOPS}).
- * An invalid manifest stops it before anything listens, with every problem listed and exit status 2.
+ * {@code georesolver [serve] [--manifest F] [--port N] [--redis URL] [--event-loops N] [--log-format text|json]
+ * [--roles R,...] [--cluster [--cluster-members H:P,...] [--cluster-host H] [--cluster-port P] [--cluster-name N]
+ * [--bus-port P]]}: deploys the resolver and keeps running until the process is stopped. Flags win
+ * over the environment ({@code GEO_MANIFEST}, {@code GEO_PORT}, {@code GEO_REDIS_URL},
+ * {@code GEO_EVENT_LOOPS}, {@code GEO_ROLES}, {@code GEO_CLUSTER}, {@code GEO_CLUSTER_*},
+ * {@code GEO_BUS_PORT}). An invalid manifest, or a role set that cannot serve ({@link Role#cannotServe}),
+ * stops it before anything listens, with exit status 2.
  */
 @Command(name = "serve", mixinStandardHelpOptions = true, versionProvider = Cli.Version.class,
     description = {"Runs the resolver: HTTP (/v1, the Nominatim and Google endpoints, /health, /metrics, /manifest) and the "
@@ -60,6 +66,34 @@ final class ServeCommand implements Callable<Integer> {
       description = "one line of text per event, or one JSON object (GEO_LOG_FORMAT; default text)")
   String logFormat;
 
+  @Option(names = "--roles", paramLabel = "ROLE,...", defaultValue = "all",
+      description = "the parts this process runs: ingress, chain, tiers, state, or all (GEO_ROLES; default all). "
+          + "Anything short of all needs --cluster")
+  String roles;
+
+  @Option(names = "--cluster", description = "join a clustered event bus (Hazelcast, TCP/IP join) (GEO_CLUSTER=true)")
+  boolean cluster;
+
+  @Option(names = "--cluster-members", paramLabel = "HOST:PORT,...",
+      description = "other members' Hazelcast addresses (GEO_CLUSTER_MEMBERS); none: this node starts the cluster")
+  String clusterMembers;
+
+  @Option(names = "--cluster-host", paramLabel = "HOST",
+      description = "this node's address for Hazelcast and the event bus (GEO_CLUSTER_HOST; default: Hazelcast's choice)")
+  String clusterHost;
+
+  @Option(names = "--cluster-port", paramLabel = "PORT", defaultValue = "5701",
+      description = "this node's Hazelcast port (GEO_CLUSTER_PORT; default ${DEFAULT-VALUE})")
+  int clusterPort;
+
+  @Option(names = "--cluster-name", paramLabel = "NAME",
+      description = "the cluster to join: only members of that name (GEO_CLUSTER_NAME; default georesolver)")
+  String clusterName;
+
+  @Option(names = "--bus-port", paramLabel = "PORT", defaultValue = "0",
+      description = "the event bus's port between nodes (GEO_BUS_PORT; default: any free one)")
+  int busPort;
+
   ServeCommand(Cli.Context context) {
     this.context = context;
   }
@@ -80,6 +114,25 @@ final class ServeCommand implements Callable<Integer> {
         throw new CommandLine.ParameterException(spec.commandLine(), "--redis: " + e.getMessage());
       }
     }
+    Set<Role> running;
+    ClusterBus.Settings joining = null;
+    try {
+      running = Role.parse(roles);
+      if (cluster) {
+        if (clusterPort < 1 || clusterPort > 65535 || busPort < 0 || busPort > 65535) {
+          throw new IllegalArgumentException("--cluster-port must be in [1, 65535] and --bus-port in [0, 65535]");
+        }
+        joining = new ClusterBus.Settings(ClusterBus.name(clusterName, context.env()), ClusterBus.members(clusterMembers),
+            clusterHost == null || clusterHost.isBlank() ? null : clusterHost.strip(), clusterPort, busPort);
+      }
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
+    String refusal = Role.cannotServe(running, cluster).orElse(null);
+    if (refusal != null) {
+      context.err().println("georesolver: refusing to start: " + refusal);
+      return Exit.USAGE;
+    }
     Manifest m;
     try {
       m = Manifests.load(manifest, context.env(), "refusing to start: ");
@@ -89,11 +142,31 @@ final class ServeCommand implements Callable<Integer> {
     }
     // One event loop per core: nothing here blocks, and fewer loops means more of the event-bus
     // hops between verticles stay on one thread instead of waking another (Vert.x's default is two per core).
-    Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(loops).setAddressResolverOptions(dnsOptions()));
+    VertxOptions vo = new VertxOptions().setEventLoopPoolSize(loops).setAddressResolverOptions(dnsOptions());
     GeoResolver.Options options = GeoResolver.Options.defaults(port, context.env())
         .withRedis(storeUrl(redis, m))
         .withInstances(loops)
-        .withManifestFile(Path.of(manifest).toAbsolutePath());
+        .withManifestFile(Path.of(manifest).toAbsolutePath())
+        .withRoles(running);
+    if (joining == null) {
+      start(Vertx.vertx(vo), m, options);
+      return Exit.SERVING;
+    }
+    ClusterBus.Settings s = joining;
+    ClusterBus.join(vo, s).onSuccess(j -> {
+      log.info("joined cluster {} as node {} ({} member(s); Hazelcast {}:{}, event bus port {})", s.name(), j.nodeId(), j.members(),
+          s.host() == null ? "*" : s.host(), s.port(), s.busPort() == 0 ? "any" : s.busPort());
+      Node.install(j.vertx(), new Node(true, j.nodeId(), running));
+      start(j.vertx(), m, options);
+    }).onFailure(t -> {
+      log.error("georesolver could not join cluster {}: {}", s.name(), t.getMessage(), t);
+      System.exit(1);
+    });
+    return Exit.SERVING;
+  }
+
+  /** Deploys the resolver on {@code vertx}; a failed start ends the process (2 for a state file the operator must fix, else 1). */
+  private void start(Vertx vertx, Manifest m, GeoResolver.Options options) {
     GeoResolver.deploy(vertx, m, options).onSuccess(r -> onHangUpReload(vertx)).onFailure(t -> {
       if (t instanceof StateStoreException) {
         // A state file that is not a database or is held by another process: the operator's to fix, like a manifest.
@@ -105,7 +178,6 @@ final class ServeCommand implements Callable<Integer> {
       vertx.close().onComplete(x -> System.exit(1));
     });
     Runtime.getRuntime().addShutdownHook(new Thread(() -> vertx.close().await(), "georesolver-shutdown"));
-    return Exit.SERVING;
   }
 
   /** SIGHUP reloads the manifest, where the JVM lets the signal be handled (see {@link HangUp}). */

@@ -1,6 +1,7 @@
 package dev.georesolver.compat;
 
 import dev.georesolver.bus.Addresses;
+import dev.georesolver.bus.Node;
 import dev.georesolver.bus.FieldProblem;
 import dev.georesolver.bus.RequestValidator;
 import dev.georesolver.bus.Redelivery;
@@ -179,13 +180,13 @@ public final class CompatHandler<O> implements Handler<RoutingContext> {
     if (!(allowed instanceof GateVerdict.Admitted)) {
       return Future.succeededFuture(reply(Outcome.of(allowed), t));
     }
-    DeliveryOptions o = new DeliveryOptions()
+    String address = t.direction() == Direction.FORWARD ? Addresses.RESOLVE : Addresses.REVERSE;
+    DeliveryOptions o = Node.current().to(address)
         .setSendTimeout(v.budgetMs() + graceMs)
         .addHeader(Addresses.DEADLINE_HEADER, Long.toString(v.budgetMs()))
         .addHeader(Addresses.TRACE_HEADER, traceId)
         .addHeader(Addresses.TENANT_HEADER, admitted.tenant());
     hop.onto(o);
-    String address = t.direction() == Direction.FORWARD ? Addresses.RESOLVE : Addresses.REVERSE;
     return bus.<ResolveReply>request(address, v.request(), o)
         .map(Message::body)
         .map(r -> reply(r, t));

@@ -91,7 +91,8 @@ public sealed interface Outcome {
           case STORE_UNAVAILABLE -> new Unavailable(503, "The durable store is unavailable.", null);
         };
       }
-      return new Failed("Router unreachable.");
+      // No chain up in the cluster (no handler), or its node unreachable: unavailable, not an error of ours.
+      return new Unavailable(503, "No resolver chain is running.", null);
     }
     return new Failed("Router error.");
   }

@@ -2,6 +2,7 @@ package dev.georesolver.compat;
 
 import dev.georesolver.trace.TraceHandler;
 import dev.georesolver.bus.Addresses;
+import dev.georesolver.bus.Node;
 import io.vertx.core.Handler;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.DeliveryOptions;
@@ -43,7 +44,7 @@ public final class StatusHandler implements Handler<RoutingContext> {
       CompatHandler.write(ctx.response(), NominatimShapes.error(400, message, Map.of()), null, message, traceId);
       return;
     }
-    bus.<JsonObject>request(Addresses.HEALTH, "", new DeliveryOptions().setSendTimeout(timeoutMs))
+    bus.<JsonObject>request(Addresses.HEALTH, "", Node.of(ctx.vertx()).to(Addresses.HEALTH).setSendTimeout(timeoutMs))
         .map(Message::body)
         .otherwise(t -> new JsonObject().put("ready", false))
         .onSuccess(h -> {

@@ -1,6 +1,7 @@
 package dev.georesolver.corrections;
 
 import dev.georesolver.bus.Addresses;
+import dev.georesolver.bus.Node;
 import dev.georesolver.bus.FailureCode;
 import dev.georesolver.bus.FieldProblem;
 import dev.georesolver.ingress.Problems;
@@ -78,7 +79,7 @@ public final class CorrectionRoutes {
       }
     });
     router.get("/v1/reconcile").handler(ctx -> bus.<JsonObject>request(Addresses.RECONCILE_STATUS, "",
-            new DeliveryOptions().setSendTimeout(5000))
+            Node.of(ctx.vertx()).to(Addresses.RECONCILE_STATUS).setSendTimeout(5000))
         .onSuccess(m -> json(ctx.response(), m.body()))
         .onFailure(t -> unavailable(ctx.response(), "the reconciler did not answer: " + t.getMessage())));
   }
@@ -160,7 +161,7 @@ public final class CorrectionRoutes {
 
   static Future<JsonObject> page(EventBus bus, String after, int limit) {
     return bus.<JsonObject>request(Addresses.STATE_CORRECTIONS_PAGE, new JsonObject().put("after", after).put("limit", limit),
-            new DeliveryOptions().setSendTimeout(10_000))
+            Node.current().to(Addresses.STATE_CORRECTIONS_PAGE).setSendTimeout(10_000))
         .map(m -> {
           JsonObject p = m.body();
           if (p.getString("next") == null) {

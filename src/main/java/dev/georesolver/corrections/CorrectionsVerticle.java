@@ -1,6 +1,7 @@
 package dev.georesolver.corrections;
 
 import dev.georesolver.bus.Addresses;
+import dev.georesolver.bus.Node;
 import dev.georesolver.config.CorrectionsConfig;
 import dev.georesolver.config.Secret;
 import dev.georesolver.config.WebhookConfig;
@@ -116,7 +117,7 @@ public final class CorrectionsVerticle extends VerticleBase {
           h.cursor = c.getString("cursor");
           return null;
         })).toList()))
-        .compose(v -> vertx.eventBus().consumer(Addresses.CORRECTIONS_COMMITTED, m -> pump()).completion())
+        .compose(v -> vertx.eventBus().localConsumer(Addresses.CORRECTIONS_COMMITTED, m -> pump()).completion())
         .onSuccess(v -> {
           vertx.setPeriodic(durableBusCursor ? POLL_OWN_MS : POLL_SHARED_MS, id -> pump());
           pump();
@@ -143,12 +144,13 @@ public final class CorrectionsVerticle extends VerticleBase {
 
   private Future<JsonObject> cursor(String name) {
     return vertx.eventBus().<JsonObject>request(Addresses.STATE_CORRECTIONS_CURSOR, new JsonObject().put("name", name),
-        new DeliveryOptions().setSendTimeout(10_000)).map(m -> m.body());
+        Node.of(vertx).to(Addresses.STATE_CORRECTIONS_CURSOR).setSendTimeout(10_000)).map(m -> m.body());
   }
 
   private Future<JsonObject> page(String after) {
     return vertx.eventBus().<JsonObject>request(Addresses.STATE_CORRECTIONS_PAGE,
-        new JsonObject().put("after", after).put("limit", PAGE), new DeliveryOptions().setSendTimeout(10_000)).map(m -> m.body());
+        new JsonObject().put("after", after).put("limit", PAGE),
+        Node.of(vertx).to(Addresses.STATE_CORRECTIONS_PAGE).setSendTimeout(10_000)).map(m -> m.body());
   }
 
   private void pump() {
@@ -189,7 +191,8 @@ public final class CorrectionsVerticle extends VerticleBase {
 
   private Future<Void> saveCursor(String name, String cursor) {
     return vertx.eventBus().<JsonObject>request(Addresses.STATE_CORRECTIONS_CURSOR,
-        new JsonObject().put("name", name).put("cursor", cursor), new DeliveryOptions().setSendTimeout(10_000)).mapEmpty();
+        new JsonObject().put("name", name).put("cursor", cursor),
+        Node.of(vertx).to(Addresses.STATE_CORRECTIONS_CURSOR).setSendTimeout(10_000)).mapEmpty();
   }
 
   private void pumpHook(Hook h) {

@@ -77,7 +77,7 @@ final class EventStreamHandler implements Handler<RoutingContext> {
         .putHeader("content-encoding", "identity")
         .putHeader("x-accel-buffering", "no");
     resp.write(Buffer.buffer("retry: " + RETRY_MS + "\n\n").appendBuffer(frame(hello)));
-    MessageConsumer<Object> events = bus.consumer(Addresses.OPS_EVENTS, m -> {
+    MessageConsumer<Object> events = bus.localConsumer(Addresses.OPS_EVENTS, m -> {
       if (m.body() instanceof JsonObject e && !resp.writeQueueFull()) {
         resp.write(frame(e));
       }

@@ -1,6 +1,7 @@
 package dev.georesolver.ingress;
 
 import dev.georesolver.bus.Addresses;
+import dev.georesolver.bus.Node;
 import dev.georesolver.bus.FieldProblem;
 import dev.georesolver.bus.RequestValidator;
 import dev.georesolver.bus.ResolveReply;
@@ -89,13 +90,13 @@ public final class GeocodeHandler implements Handler<RoutingContext> {
     if (!auth.permits(ctx, v.request().intent(), traceId)) {
       return;
     }
-    DeliveryOptions o = new DeliveryOptions()
+    String address = direction == Direction.FORWARD ? Addresses.RESOLVE : Addresses.REVERSE;
+    DeliveryOptions o = Node.of(ctx.vertx()).to(address)
         .setSendTimeout(v.budgetMs() + graceMs)
         .addHeader(Addresses.DEADLINE_HEADER, Long.toString(v.budgetMs()))
         .addHeader(Addresses.TRACE_HEADER, traceId)
         .addHeader(Addresses.TENANT_HEADER, auth.tenant(ctx).id());
     hop.onto(o);
-    String address = direction == Direction.FORWARD ? Addresses.RESOLVE : Addresses.REVERSE;
     bus.<ResolveReply>request(address, v.request(), o)
         .map(Message::body)
         .onSuccess(r -> {

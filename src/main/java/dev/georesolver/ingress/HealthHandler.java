@@ -1,6 +1,7 @@
 package dev.georesolver.ingress;
 
 import dev.georesolver.bus.Addresses;
+import dev.georesolver.bus.Node;
 import io.vertx.core.Handler;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.EventBus;
@@ -26,7 +27,7 @@ public final class HealthHandler implements Handler<RoutingContext> {
 
   @Override
   public void handle(RoutingContext ctx) {
-    bus.<JsonObject>request(Addresses.HEALTH, "", new DeliveryOptions().setSendTimeout(timeoutMs))
+    bus.<JsonObject>request(Addresses.HEALTH, "", Node.of(ctx.vertx()).to(Addresses.HEALTH).setSendTimeout(timeoutMs))
         .map(Message::body)
         .onSuccess(h -> ctx.response()
             .setStatusCode(h.getBoolean("ready", false) ? 200 : 503)

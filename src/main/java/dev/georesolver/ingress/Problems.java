@@ -35,6 +35,8 @@ import java.util.Locale;
  *   <li>{@link FailureCode#MISCONFIGURED} → 503 {@code misconfigured} (no rung can serve the intent);
  *   <li>{@link FailureCode#ROUTER_ERROR} and anything unexpected → 500 {@code router_error};
  *   <li>the chain not answering within the budget plus grace → 504 {@code router_timeout};
+ *   <li>no chain to ask (an ingress-only node whose cluster has no chain up: no handler, or the
+ *       chain's node unreachable) → 503 {@code no_chain}, at once;
  *   <li>an admin command for a tier that does not run → 404 {@code unknown_tier}; one the tier did
  *       not answer in time → 504 {@code tier_timeout}; the operator's feed unavailable or full →
  *       503 {@code events_unavailable}.
@@ -210,8 +212,15 @@ public final class Problems {
             "no result within the budget; see trace " + traceId), traceId);
         return;
       }
+      if (re.failureType() == ReplyFailure.NO_HANDLERS) {
+        // An ingress-only node with no chain up in its cluster (or one going away): nothing walked, try again.
+        log.warn("no chain to ask (trace {}): {}", traceId, re.getMessage());
+        send(resp, 503, problem("no_chain", "No resolver chain is running", 503,
+            "no ladder walker is running on this node or in its cluster; try again later"), traceId);
+        return;
+      }
       log.error("router unreachable (trace {}): {}", traceId, re.getMessage());
-      send(resp, 500, problem("router_error", "Router error", 500, "router unreachable: " + re.getMessage()), traceId);
+      send(resp, 503, problem("no_chain", "No resolver chain is running", 503, "router unreachable: " + re.getMessage()), traceId);
       return;
     }
     log.error("router_error (trace {})", traceId, t);

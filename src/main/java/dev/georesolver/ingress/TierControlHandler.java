@@ -1,6 +1,7 @@
 package dev.georesolver.ingress;
 
 import dev.georesolver.bus.Addresses;
+import dev.georesolver.bus.Node;
 import dev.georesolver.bus.TierAction;
 import dev.georesolver.config.TierConfig;
 import io.vertx.core.Handler;
@@ -38,7 +39,7 @@ final class TierControlHandler implements Handler<RoutingContext> {
       Problems.unknownTier(ctx.response(), name);
       return;
     }
-    bus.<JsonObject>request(Addresses.tierControl(name), action.toJson(), new DeliveryOptions().setSendTimeout(timeoutMs))
+    bus.<JsonObject>request(Addresses.tierControl(name), action.toJson(), Node.of(ctx.vertx()).to(Addresses.tierControl(name)).setSendTimeout(timeoutMs))
         .map(Message::body)
         .onSuccess(status -> ctx.response().putHeader("content-type", "application/json").end(status.toBuffer()))
         .onFailure(t -> Problems.tierCommandFailed(ctx.response(), name, t));

@@ -1,6 +1,7 @@
 package dev.georesolver.ops;
 
 import dev.georesolver.bus.Addresses;
+import dev.georesolver.bus.Node;
 import dev.georesolver.config.Manifest;
 import dev.georesolver.reload.LiveManifest;
 import dev.georesolver.tenant.Tenants;
@@ -33,6 +34,9 @@ public final class OpsVerticle extends VerticleBase {
   /** Milliseconds between snapshots. */
   public static final long TICK_MS = 1000;
 
+  /** The feed is this node's: its dashboards, its figures (on a clustered bus another node has its own). */
+  private static final DeliveryOptions LOCAL = new DeliveryOptions().setLocalOnly(true);
+
   private final LiveManifest live;
   private final Metrics metrics;
   private final Clock clock;
@@ -63,8 +67,8 @@ public final class OpsVerticle extends VerticleBase {
         bus.<Object>consumer(Addresses.BREAKER_EVENTS, m -> json(m).ifPresent(this::onTransition)).completion(),
         bus.<Object>consumer(Addresses.TIER_STATS, m -> json(m).ifPresent(ladder::onStatus)).completion(),
         bus.<Object>consumer(Addresses.RECONCILE_EVENTS, m -> json(m).ifPresent(this::onReconcile)).completion(),
-        bus.<Object>consumer(Addresses.MANIFEST_EVENTS, m -> json(m).ifPresent(this::onReload)).completion(),
-        bus.consumer(Addresses.OPS_STATE, m -> m.reply(hello())).completion()));
+        bus.<Object>localConsumer(Addresses.MANIFEST_EVENTS, m -> json(m).ifPresent(this::onReload)).completion(),
+        bus.localConsumer(Addresses.OPS_STATE, m -> m.reply(hello())).completion()));
     return Future.all(ready).compose(v -> seedStatuses()).onSuccess(v -> {
       traffic.tick(metrics.reading(), clock.millis());
       timer = vertx.setPeriodic(TICK_MS, id -> tick());
@@ -86,9 +90,9 @@ public final class OpsVerticle extends VerticleBase {
   /** Asks each tier for its status once, so the board starts from the tiers' word; a silent tier keeps its seed. */
   private Future<Void> seedStatuses() {
     Manifest manifest = live.current().manifest();
-    DeliveryOptions o = new DeliveryOptions().setSendTimeout(manifest.routing().margins().statusTimeoutMs());
     List<Future<Void>> asked = new ArrayList<>();
     for (TierConfig t : manifest.enabledTiers()) {
+      DeliveryOptions o = Node.of(vertx).to(Addresses.tierStatus(t.name())).setSendTimeout(manifest.routing().margins().statusTimeoutMs());
       asked.add(vertx.eventBus().<Object>request(Addresses.tierStatus(t.name()), "", o)
           .map(m -> {
             json(m).ifPresent(ladder::onStatus);
@@ -101,13 +105,13 @@ public final class OpsVerticle extends VerticleBase {
 
   private void tick() {
     JsonObject snapshot = traffic.tick(metrics.reading(), clock.millis());
-    vertx.eventBus().publish(Addresses.OPS_EVENTS, snapshot.copy().put("tiers", ladder.tiers()));
+    vertx.eventBus().publish(Addresses.OPS_EVENTS, snapshot.copy().put("tiers", ladder.tiers()), LOCAL);
   }
 
   private void onTransition(JsonObject e) {
     JsonObject relayed = ladder.onTransition(e);
     if (relayed != null) {
-      vertx.eventBus().publish(Addresses.OPS_EVENTS, relayed);
+      vertx.eventBus().publish(Addresses.OPS_EVENTS, relayed, LOCAL);
     }
   }
 
@@ -124,7 +128,7 @@ public final class OpsVerticle extends VerticleBase {
   private void onReconcile(JsonObject e) {
     JsonObject relayed = reconcile.on(e, clock.millis());
     if (relayed != null) {
-      vertx.eventBus().publish(Addresses.OPS_EVENTS, relayed);
+      vertx.eventBus().publish(Addresses.OPS_EVENTS, relayed, LOCAL);
     }
   }
 

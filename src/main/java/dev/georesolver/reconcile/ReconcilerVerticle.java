@@ -1,6 +1,7 @@
 package dev.georesolver.reconcile;
 
 import dev.georesolver.bus.Addresses;
+import dev.georesolver.bus.Node;
 import dev.georesolver.bus.Attempt;
 import dev.georesolver.bus.Debt;
 import dev.georesolver.bus.Hit;
@@ -148,7 +149,7 @@ public final class ReconcilerVerticle extends VerticleBase {
   private Future<Void> initialBreakers() {
     List<Future<Void>> fs = new ArrayList<>();
     for (String name : tiers.keySet()) {
-      fs.add(vertx.eventBus().<JsonObject>request(Addresses.tierStatus(name), "", new DeliveryOptions().setSendTimeout(2000))
+      fs.add(vertx.eventBus().<JsonObject>request(Addresses.tierStatus(name), "", Node.of(vertx).to(Addresses.tierStatus(name)).setSendTimeout(2000))
           .map(m -> {
             breakers.put(name, m.body().getString("state", "closed"));
             return (Void) null;
@@ -217,7 +218,7 @@ public final class ReconcilerVerticle extends VerticleBase {
 
   private Future<List<LeasedDebt>> lease(int max) {
     JsonObject q = new JsonObject().put("owner", owner).put("max", max).put("lease_ms", cfg.leaseMs());
-    return vertx.eventBus().<JsonObject>request(Addresses.STATE_DEBTS_LEASE, q, new DeliveryOptions().setSendTimeout(30_000))
+    return vertx.eventBus().<JsonObject>request(Addresses.STATE_DEBTS_LEASE, q, Node.of(vertx).to(Addresses.STATE_DEBTS_LEASE).setSendTimeout(30_000))
         .map(m -> {
           JsonArray a = m.body().getJsonArray("items", new JsonArray());
           List<LeasedDebt> out = new ArrayList<>(a.size());
@@ -310,7 +311,7 @@ public final class ReconcilerVerticle extends VerticleBase {
         attempts.add(new Attempt(t.name(), "deadline", 0, 0, "reconcile budget spent"));
         return Future.succeededFuture();
       }
-      DeliveryOptions o = new DeliveryOptions().setSendTimeout(left)
+      DeliveryOptions o = Node.of(vertx).to(Addresses.tier(t.name())).setSendTimeout(left)
           .addHeader(Addresses.DEADLINE_HEADER, Long.toString(left))
           .addHeader(Addresses.TRACE_HEADER, "reconcile");
       long t0 = ticker.nanoTime();
@@ -401,7 +402,7 @@ public final class ReconcilerVerticle extends VerticleBase {
 
   private Future<Settled> settle(String op, LeasedDebt item, JsonObject extra) {
     JsonObject body = extra.put("op", op).put("owner", owner).put("item", item.toJson());
-    return vertx.eventBus().<JsonObject>request(Addresses.STATE_DEBTS_SETTLE, body, new DeliveryOptions().setSendTimeout(30_000))
+    return vertx.eventBus().<JsonObject>request(Addresses.STATE_DEBTS_SETTLE, body, Node.of(vertx).to(Addresses.STATE_DEBTS_SETTLE).setSendTimeout(30_000))
         .map(m -> Settled.fromJson(m.body()))
         .onSuccess(s -> {
           String outcome = !s.ok() ? "lease_lost" : switch (op) {
@@ -419,7 +420,7 @@ public final class ReconcilerVerticle extends VerticleBase {
   }
 
   private Future<QueueStats> refreshStats() {
-    return vertx.eventBus().<JsonObject>request(Addresses.STATE_DEBTS_STATS, "", new DeliveryOptions().setSendTimeout(5000))
+    return vertx.eventBus().<JsonObject>request(Addresses.STATE_DEBTS_STATS, "", Node.of(vertx).to(Addresses.STATE_DEBTS_STATS).setSendTimeout(5000))
         .map(m -> QueueStats.fromJson(m.body()))
         .onSuccess(s -> {
           last = s;

@@ -381,7 +381,7 @@ public final class ReloadVerticle extends VerticleBase {
     }
     live.report(s);
     ReloadLog.record(s);
-    vertx.eventBus().publish(Addresses.MANIFEST_EVENTS, s.toJson());
+    vertx.eventBus().publish(Addresses.MANIFEST_EVENTS, s.toJson(), new io.vertx.core.eventbus.DeliveryOptions().setLocalOnly(true));
     return s;
   }
 }

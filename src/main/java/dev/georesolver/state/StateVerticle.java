@@ -163,8 +163,8 @@ public final class StateVerticle extends VerticleBase {
     cs.add(bus.<JsonObject>consumer(Addresses.STATE_CORRECTIONS_PAGE, this::onPage));
     cs.add(bus.<JsonObject>consumer(Addresses.STATE_CORRECTIONS_CURSOR, this::onCursor));
     if (store.cache().enabled()) {
-      cs.add(bus.<CacheWrites>consumer(Addresses.STATE_CACHE_WRITE, this::onCacheWrite));
-      cs.add(bus.<JsonObject>consumer(Addresses.STATE_CACHE_LOAD, m -> store.cache()
+      cs.add(bus.<CacheWrites>localConsumer(Addresses.STATE_CACHE_WRITE, this::onCacheWrite));
+      cs.add(bus.<JsonObject>localConsumer(Addresses.STATE_CACHE_LOAD, m -> store.cache()
           .load(m.body().getString("kind", "idem"), m.body().getInteger("limit", 100_000))
           .onSuccess(w -> m.reply(w, new DeliveryOptions()
               .addHeader(FLUSH_HEADER, Long.toString(manifest.state().flushIntervalMs()))

@@ -1,7 +1,6 @@
 package dev.georesolver.state;
 
 import io.vertx.core.Vertx;
-import io.vertx.core.eventbus.DeliveryOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -95,7 +94,7 @@ public final class WriteBuffer<T> {
     List<T> batch = new ArrayList<>(pending);
     pending.clear();
     inFlight = true;
-    vertx.eventBus().request(address, message.apply(batch), new DeliveryOptions().setSendTimeout(10_000)).onComplete(ar -> {
+    vertx.eventBus().request(address, message.apply(batch), dev.georesolver.bus.Node.of(vertx).to(address).setSendTimeout(10_000)).onComplete(ar -> {
       inFlight = false;
       if (ar.failed()) {
         int room = Math.max(0, max - pending.size());

@@ -2,6 +2,7 @@ package dev.georesolver.tier;
 
 import dev.georesolver.bus.Addresses;
 import dev.georesolver.bus.FailureCode;
+import dev.georesolver.bus.Node;
 import dev.georesolver.bus.TierAction;
 import dev.georesolver.bus.TierReply;
 import dev.georesolver.bus.TierRequest;
@@ -418,6 +419,7 @@ public final class TierVerticle extends VerticleBase {
         .put("to", t.to().wire())
         .put("at", t.at().toString())
         .put("reason", t.reason());
+    onNode(event);
     TransitionLog.record(log, t);
     spec.metrics().breaker(t.tier(), t.to().wire());
     vertx.eventBus().publish(Addresses.BREAKER_EVENTS, event);
@@ -439,12 +441,21 @@ public final class TierVerticle extends VerticleBase {
   }
 
   private JsonObject status() {
-    return new JsonObject()
+    return onNode(new JsonObject()
         .put("tier", cfg.name())
         .put("adapter", cfg.adapter())
         .put("claim", cfg.claim().wire())
         .put("state", breaker.state().wire())
-        .put("typical_ms", latency.median());
+        .put("typical_ms", latency.median()));
+  }
+
+  /**
+   * {@code j} with this node's id on a clustered bus, where every node runs its own breaker for the
+   * tier and the chains keep them apart; unchanged otherwise.
+   */
+  private JsonObject onNode(JsonObject j) {
+    Node node = Node.of(vertx);
+    return node.clustered() ? j.put("node", node.id()) : j;
   }
 
   /** What a counted failure is recorded as in the breaker. No stack trace: an expected outcome. */

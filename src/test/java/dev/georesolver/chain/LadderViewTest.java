@@ -189,4 +189,31 @@ class LadderViewTest {
     assertThat(view.reserveBelow(List.of(primary, stranger), 0)).isEqualTo(reserve(700));
     assertThat(view.reserveBelow(ladder, 0)).isEqualTo(reserve(200, 20, 5));
   }
+  @Test
+  @DisplayName("a chain with tiers of its own follows its own node's breakers only: another node's open breaker is not its own")
+  void shouldFollowItsOwnNodesBreakersWhenItRunsTiers() {
+    LadderView own = new LadderView(ladder, MARGINS, "node-a");
+    own.onBreaker(transition("primary", "open").put("node", "node-b"));
+    assertThat(own.state(primary)).isEqualTo(TierBreaker.State.CLOSED);
+    own.onBreaker(transition("primary", "open").put("node", "node-a"));
+    assertThat(own.state(primary)).isEqualTo(TierBreaker.State.OPEN);
+    own.onStats(stats("osm", 80L, null).put("node", "node-b"));
+    assertThat(own.typical(osm)).isEqualTo(200);
+  }
+
+  @Test
+  @DisplayName("a chain without tiers of its own counts a tier as refusing only when every tier node heard from refuses it")
+  void shouldCombineEveryTierNodeWithoutTiersOfItsOwn() {
+    LadderView any = new LadderView(ladder, MARGINS, null);
+    any.onBreaker(transition("primary", "open").put("node", "node-b"));
+    assertThat(any.state(primary)).as("its only node is open").isEqualTo(TierBreaker.State.OPEN);
+    any.onStats(stats("primary", 250L, "closed").put("node", "node-c"));
+    assertThat(any.state(primary)).as("another node takes calls").isEqualTo(TierBreaker.State.CLOSED);
+    assertThat(any.typical(primary)).isEqualTo(250);
+    any.onStats(stats("primary", 40L, "open").put("node", "node-b"));
+    assertThat(any.typical(primary)).as("the typical latency of a node that takes calls").isEqualTo(250);
+    any.onBreaker(transition("primary", "open").put("node", "node-c"));
+    assertThat(any.state(primary).refusesCalls()).isTrue();
+    assertThat(any.reserveBelow(List.of(osm, primary), 0)).as("no rung below takes calls: nothing kept").isZero();
+  }
 }

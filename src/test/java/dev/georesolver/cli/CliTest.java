@@ -88,6 +88,43 @@ class CliTest {
   }
 
   @Test
+  @DisplayName("a role set that cannot serve is refused at start with exit 2, before the manifest is read or anything listens")
+  void serveRefusesRolesThatCannotServe() {
+    CliRun.Result alone = CliRun.run("--roles", "ingress", "--manifest", "/nonexistent.yaml", "--port", "0");
+    assertThat(alone.status()).as(alone.toString()).isEqualTo(Exit.USAGE);
+    assertThat(alone.err()).contains("refusing to start: roles ingress without --cluster: nothing could reach the missing "
+        + "chain,tiers,state");
+    assertThat(CliRun.run(Map.of("GEO_ROLES", "chain,tiers"), "--port", "0").err()).contains("roles chain,tiers without --cluster");
+    CliRun.Result unknown = CliRun.run("--roles", "ingress,router");
+    assertThat(unknown.status()).isEqualTo(Exit.USAGE);
+    assertThat(unknown.err()).contains("unknown role 'router'");
+    CliRun.Result members = CliRun.run("--cluster", "--cluster-members", "10.0.0.1:5701,nonsense");
+    assertThat(members.status()).isEqualTo(Exit.USAGE);
+    assertThat(members.err()).contains("--cluster-members: 'nonsense' is not host:port");
+  }
+
+  @Test
+  @DisplayName("the cluster flags default to no cluster, all roles, Hazelcast port 5701, any bus port; the environment sets them")
+  void clusterFlags() {
+    ServeCommand d = serve(Map.of());
+    assertThat(d.cluster).isFalse();
+    assertThat(d.roles).isEqualTo("all");
+    assertThat(d.clusterPort).isEqualTo(5701);
+    assertThat(d.busPort).isZero();
+    ServeCommand e = serve(Map.of("GEO_CLUSTER", "true", "GEO_CLUSTER_MEMBERS", "a:1,b:2", "GEO_CLUSTER_HOST", "10.0.0.5",
+        "GEO_CLUSTER_PORT", "6000", "GEO_ROLES", "tiers", "GEO_BUS_PORT", "6001", "GEO_CLUSTER_NAME", "geo-eu"));
+    assertThat(e.cluster).isTrue();
+    assertThat(e.clusterMembers).isEqualTo("a:1,b:2");
+    assertThat(e.clusterHost).isEqualTo("10.0.0.5");
+    assertThat(e.clusterPort).isEqualTo(6000);
+    assertThat(e.roles).isEqualTo("tiers");
+    assertThat(e.busPort).isEqualTo(6001);
+    assertThat(e.clusterName).isEqualTo("geo-eu");
+    assertThat(ClusterBus.members("a:1, [::1]:5701")).containsExactly("a:1", "[::1]:5701");
+    assertThat(ClusterBus.name(null, Map.of())).isEqualTo("georesolver");
+  }
+
+  @Test
   @DisplayName("serve on an invalid manifest: exit 2 with every problem listed, before anything listens")
   void serveRefusesAnInvalidManifest(@TempDir Path dir) throws Exception {
     Path bad = dir.resolve("bad.yaml");

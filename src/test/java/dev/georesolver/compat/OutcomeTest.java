@@ -34,7 +34,9 @@ class OutcomeTest {
         "{\"detail\":\"q must not be empty\"}"))).isEqualTo(new Outcome.Invalid(null, "q must not be empty"));
     assertThat(Outcome.ofFailure(new ReplyException(ReplyFailure.RECIPIENT_FAILURE, FailureCode.ROUTER_ERROR.code(), "npe")))
         .isInstanceOf(Outcome.Failed.class);
-    assertThat(Outcome.ofFailure(new ReplyException(ReplyFailure.NO_HANDLERS, "none"))).isInstanceOf(Outcome.Failed.class);
+    // No chain up (an ingress-only node's cluster has none): unavailable, as /v1 answers 503 no_chain.
+    assertThat(Outcome.ofFailure(new ReplyException(ReplyFailure.NO_HANDLERS, "none"))).isInstanceOf(Outcome.Unavailable.class)
+        .extracting(o -> ((Outcome.Unavailable) o).status()).isEqualTo(503);
     assertThat(Outcome.ofFailure(new IllegalStateException())).isInstanceOf(Outcome.Failed.class);
   }
 

@@ -23,6 +23,8 @@ import java.util.stream.Collectors;
 public final class ResolverProcess implements AutoCloseable {
 
   private static final Pattern LISTENING = Pattern.compile("listening on port (\\d+)");
+  /** The line of a node that runs no ingress: ready, with no port. */
+  private static final Pattern NODE_READY = Pattern.compile("georesolver node ready, no HTTP port");
 
   private final Process process;
   private final List<String> stdout = Collections.synchronizedList(new ArrayList<>());
@@ -47,12 +49,24 @@ public final class ResolverProcess implements AutoCloseable {
 
   /** Starts {@code Main} with {@code args} and {@code env} added to this JVM's environment; waits until it listens. */
   public static ResolverProcess start(Map<String, String> env, String... args) throws IOException, InterruptedException {
-    List<String> cmd = new ArrayList<>(List.of(javaBin(), "-Xmx256m", "-cp", mainClasspath(), "dev.georesolver.Main"));
+    return start(env, List.of(), 30, args);
+  }
+
+  /**
+   * Starts {@code Main} with {@code jvmArgs} (system properties, say) before the class, waiting up
+   * to {@code startSeconds} until it listens, or, for a node without the ingress role, until it says
+   * it is ready ({@link #port()} is then 0).
+   */
+  public static ResolverProcess start(Map<String, String> env, List<String> jvmArgs, int startSeconds, String... args)
+      throws IOException, InterruptedException {
+    List<String> cmd = new ArrayList<>(List.of(javaBin(), "-Xmx256m"));
+    cmd.addAll(jvmArgs);
+    cmd.addAll(List.of("-cp", mainClasspath(), "dev.georesolver.Main"));
     cmd.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(cmd);
     pb.environment().putAll(env);
     ResolverProcess p = new ResolverProcess(pb.start());
-    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(startSeconds);
     while (p.port < 0) {
       if (!p.process.isAlive() || System.nanoTime() > until) {
         p.close();
@@ -78,6 +92,8 @@ public final class ResolverProcess implements AutoCloseable {
           Matcher m = LISTENING.matcher(line);
           if (watchForPort && port < 0 && m.find()) {
             port = Integer.parseInt(m.group(1));
+          } else if (watchForPort && port < 0 && NODE_READY.matcher(line).find()) {
+            port = 0;
           }
         }
       } catch (IOException ignored) {
