@@ -35,6 +35,7 @@ import dev.georesolver.tenant.Tenant;
 import dev.georesolver.tenant.Tenants;
 import dev.georesolver.tier.TierBreaker;
 import dev.georesolver.reconcile.DebtBuffer;
+import dev.georesolver.audit.AuditBuffer;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.DeliveryOptions;
@@ -85,13 +86,15 @@ public final class ChainVerticle extends VerticleBase {
   private final MarginsConfig margins;
   /** Debts (degraded answers, refusals after failing rungs) on their way to the reconcile queue. */
   private DebtBuffer debts;
+  /** Audit records (fallback activations, or every answer) on their way to the tenant's partition. */
+  private AuditBuffer audit;
   private final boolean owesDebts;
 
   /**
    * @param writeThrough whether the cached index is deployed: then resolved answers are written
    *     through to it and {@code /health/ready} reports it
    * @param owesDebts whether a state store takes this chain's debts (degraded answers, refusals
-   *     after failing rungs) for the reconciler; else none are queued
+   *     after failing rungs) for the reconciler and its audit records; else none are queued
    */
   public ChainVerticle(Manifest manifest, Clock clock, Ticker ticker, Metrics metrics, boolean writeThrough, boolean owesDebts) {
     this.owesDebts = owesDebts;
@@ -113,6 +116,7 @@ public final class ChainVerticle extends VerticleBase {
     ladders = Ladders.of(manifest);
     tenants = Tenants.of(manifest);
     debts = DebtBuffer.create(vertx, manifest, owesDebts, clock, metrics);
+    audit = AuditBuffer.create(vertx, manifest.audit(), owesDebts, clock, metrics);
     var bus = vertx.eventBus();
     return Future.all(List.of(
         bus.consumer(Addresses.RESOLVE, m -> onRequest(m, Direction.FORWARD)).completion(),
@@ -172,6 +176,7 @@ public final class ChainVerticle extends VerticleBase {
           FallbackLog.record(walked);
           debts.offer(req, tenant.id(), walked);
         }
+        audit.offer(tenant.id(), ar.result());
         msg.reply(json ? ar.result().toJson() : ar.result());
       } else if (ar.cause() instanceof Misconfigured m) {
         metrics.routerError("misconfigured");

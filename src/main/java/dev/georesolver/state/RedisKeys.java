@@ -16,8 +16,13 @@ package dev.georesolver.state;
  *   <tr><td>{@code corrections}</td><td>stream</td><td>the outbox: field {@code c} = the correction JSON</td></tr>
  *   <tr><td>{@code corrected:{id}}</td><td>string</td><td>the correction's cursor: no answer is corrected twice (kept 30 days)</td></tr>
  *   <tr><td>{@code corrections:cursors}</td><td>hash</td><td>delivery cursors by name (webhooks)</td></tr>
+ *   <tr><td>{@code audit:{tenant}}</td><td>stream</td><td>the tenant's audit partition: entry id {@code <seq>-0}, fields {@code s} (seq), {@code p} (prev_hash), {@code h} (hash), {@code t} (ts_ms), {@code b} (the canonical body)</td></tr>
+ *   <tr><td>{@code audit:{tenant}:head}</td><td>string</td><td>{@code <seq>:<hash>} of the tenant's last record: an append checks it and moves it in one script</td></tr>
+ *   <tr><td>{@code audit:{tenant}:anchor}</td><td>string</td><td>{@code <seq>:<hash>} of the last record retention removed (absent: none)</td></tr>
+ *   <tr><td>{@code audit:tenants}</td><td>set</td><td>tenants with a partition, for {@code audit verify} and retention</td></tr>
  * </table>
- * Corrections also write the idempotency entry {@code idem:{key}} and the cached index
+ * The three keys of a tenant's partition share the hash tag {@code {tenant}}, so every script that
+ * touches them stays in one Redis Cluster slot. Corrections also write the idempotency entry {@code idem:{key}} and the cached index
  * ({@code addr:{addrKey}}, {@code index}) that the dedupe and index verticles read.
  */
 final class RedisKeys {
@@ -66,6 +71,23 @@ final class RedisKeys {
 
   String cursors() {
     return prefix + "corrections:cursors";
+  }
+
+  /** The tenant's audit stream; its head and anchor keys share its {@code {tenant}} hash tag. */
+  String audit(String tenant) {
+    return prefix + "audit:{" + tenant + "}";
+  }
+
+  String auditHead(String tenant) {
+    return audit(tenant) + ":head";
+  }
+
+  String auditAnchor(String tenant) {
+    return audit(tenant) + ":anchor";
+  }
+
+  String auditTenants() {
+    return prefix + "audit:tenants";
   }
 
   String idem(String key) {
