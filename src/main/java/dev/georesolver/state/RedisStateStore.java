@@ -246,7 +246,7 @@ public final class RedisStateStore implements StateStore {
   /** Entries one retention script looks through at most. */
   static final int RETAIN_SCAN = 1000;
   /** Attempts of an append whose head moved under it before it gives up (the batch is retried later). */
-  static final int APPEND_TRIES = 5;
+  static final int APPEND_TRIES = 20;
 
   private final GuardedRedis redis;
   private final RedisKeys keys;
@@ -470,13 +470,22 @@ public final class RedisStateStore implements StateStore {
     }
   };
 
+  /** Each tenant's last audit append from this store, which the next one waits for. */
+  private final Map<String, Future<Integer>> auditTails = new HashMap<>();
+
   private final Audit audit = new Audit() {
     @Override
     public Future<JsonObject> append(List<AuditEvent> events) {
       Map<String, List<AuditEvent>> byTenant = new LinkedHashMap<>();
       events.forEach(e -> byTenant.computeIfAbsent(e.tenant(), t -> new ArrayList<>()).add(e));
       List<Future<Integer>> all = new ArrayList<>();
-      byTenant.forEach((t, es) -> all.add(appendTenant(t, es, APPEND_TRIES)));
+      byTenant.forEach((t, es) -> {
+        // One append per tenant at a time from this store; another resolver's is caught by the head check.
+        Future<Integer> f = auditTails.getOrDefault(t, Future.succeededFuture(0)).transform(x -> appendTenant(t, es, APPEND_TRIES));
+        auditTails.put(t, f);
+        f.onComplete(x -> auditTails.remove(t, f));
+        all.add(f);
+      });
       return Future.all(all).map(cf -> new JsonObject().put("written", events.size()).put("duplicate", 0));
     }
 
