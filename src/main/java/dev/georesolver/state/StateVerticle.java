@@ -142,7 +142,6 @@ public final class StateVerticle extends VerticleBase {
       }
       metrics.stateRefused("debts", 0);
       metrics.stateRefused("cache", 0);
-      metrics.stateRefused("audit", 0);
       return routes();
     });
   }
@@ -207,13 +206,13 @@ public final class StateVerticle extends VerticleBase {
   }
 
   /**
-   * Audit records are never refused with a reply that says so: while the disk is nearly full the
-   * write fails, so each sender keeps its batch and retries it (and counts what its buffer cannot hold).
+   * Audit records are never refused for good: while the disk is nearly full the write fails, so each
+   * sender keeps its batch and retries it (and counts what its buffer cannot hold).
    */
   private void onAuditAppend(Message<AuditBatch> m) {
     List<dev.georesolver.bus.AuditEvent> events = m.body().events();
     if (refusing) {
-      refuse("audit", events.stream().map(dev.georesolver.bus.AuditEvent::id).toList());
+      // Not counted as refused: the records are not lost; each sender counts its retries (and any drop).
       m.fail(FailureCode.STORE_UNAVAILABLE.code(), "disk nearly full: audit records are kept by their senders and retried");
       return;
     }
