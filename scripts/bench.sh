@@ -17,6 +17,8 @@
 # (f) tenants: the replay and pass-through of (a) and (b) against a second resolver whose manifest
 #     adds a tenants: block (BENCH_TENANTS tenants, default 20, two keys each), asked with a
 #     tenant's key, alternating in each round with the resolver without tenants; target: within 5 %;
+#     then a third resolver on that manifest with audit.level: all (every answer audited), alternating
+#     with the tenants resolver (level fallbacks), and audit verify on its store afterwards;
 # then JFR profiles of the replay and pass-through paths under wrk, and the JMH microbenchmarks.
 # Every load figure is the median of three rounds; baseline and subject alternate in each round.
 #
@@ -362,8 +364,45 @@ done
 alive_all "$TENANTS_PID"
 curl -fsS "$T/metrics" | grep -q 'georesolver_tenant_requests_total{outcome="admitted",tenant="bench"}' \
   || die "the resolver with tenants counted no admitted request for tenant bench"
-kill "$TENANTS_PID" 2>/dev/null || true
-for _ in $(seq 1 20); do kill -0 "$TENANTS_PID" 2>/dev/null || break; sleep 0.25; done
+
+# (f) audit.level: all — a third resolver on the tenants manifest that records every answer in the
+# tenant's hash-chained partition (the tenants resolver above records only fallback activations, the
+# default, and none happen here), alternating in each round with the tenants resolver.
+P_AUDIT=$(pick_port)
+{
+  sed "s|$RUN/state-tenants.db|$RUN/state-audit.db|" "$RUN/manifest-tenants.yaml"
+  echo "audit: { level: all }"
+} >"$RUN/manifest-audit.yaml"
+say "(f) audit.level all: resolver :$P_AUDIT (CPU $SERVER_CPUS), replay and pass-through, $ROUNDS rounds"
+# shellcheck disable=SC2086
+start audit "$SERVER_CPUS" java $SERVER_JAVA_OPTS -jar "$RUN/resolver.jar" --manifest "$RUN/manifest-audit.yaml" --port "$P_AUDIT"
+AUDIT_PID=$LAST_PID
+wait_http "http://127.0.0.1:$P_AUDIT/health/live" "$AUDIT_PID" audit
+A="http://127.0.0.1:$P_AUDIT"
+A_REPLAY_URL="$A/v1/geocode?q=10%20Downing%20St%2C%20London%20SW1A%202AA"
+A_PASS_URL="$A/v1/geocode?q="
+curl -fsS -H "$AUTH" "$A_REPLAY_URL" >/dev/null
+WRK_S_SAVED=$WRK_S; WRK_S=$WARM_S
+for w in 1 2; do
+  WRK_HEADER=$AUTH run_wrk "warm$w-replay-audit" "$AUDIT_PID" "$A_REPLAY_URL" wrk-check.lua "$RESOLVED_MARKER"
+  WRK_HEADER=$AUTH run_wrk "warm$w-pass-audit" "$AUDIT_PID" "$A_PASS_URL" wrk-unique.lua "$RESOLVED_MARKER" "warma$w"
+done
+WRK_S=$WRK_S_SAVED
+for i in $(seq 1 $ROUNDS); do
+  WRK_HEADER=$AUTH run_wrk "g$i-replay-tenants" "$TENANTS_PID" "$T_REPLAY_URL" wrk-check.lua "$RESOLVED_MARKER"
+  WRK_HEADER=$AUTH run_wrk "g$i-replay-audit" "$AUDIT_PID" "$A_REPLAY_URL" wrk-check.lua "$RESOLVED_MARKER"
+  WRK_HEADER=$AUTH run_wrk "g$i-pass-tenants" "$TENANTS_PID" "$T_PASS_URL" wrk-unique.lua "$RESOLVED_MARKER" "g${i}t"
+  WRK_HEADER=$AUTH run_wrk "g$i-pass-audit" "$AUDIT_PID" "$A_PASS_URL" wrk-unique.lua "$RESOLVED_MARKER" "g${i}a"
+done
+alive_all "$TENANTS_PID" "$AUDIT_PID"
+AUDIT_METRICS=$(curl -fsS "$A/metrics")
+AUDIT_WRITTEN=$(echo "$AUDIT_METRICS" | sed -n 's/^georesolver_audit_records_total{result="written"} \([0-9.E]*\)$/\1/p')
+AUDIT_DROPPED=$(echo "$AUDIT_METRICS" | sed -n 's/^georesolver_audit_records_total{result="dropped"} \([0-9.E]*\)$/\1/p')
+note "audit level all: records written ${AUDIT_WRITTEN:-?}, dropped ${AUDIT_DROPPED:-?}"
+java -jar "$RUN/resolver.jar" audit verify --manifest "$RUN/manifest-audit.yaml" >"$RUN/audit-verify.txt" 2>&1 \
+  || die "audit verify failed after the audit.level all run: $(cat "$RUN/audit-verify.txt")"
+kill "$AUDIT_PID" "$TENANTS_PID" 2>/dev/null || true
+for _ in $(seq 1 20); do kill -0 "$TENANTS_PID" 2>/dev/null || kill -0 "$AUDIT_PID" 2>/dev/null || break; sleep 0.25; done
 
 # ---------------------------------------------------------------- (c) open the hung tier's breaker
 say "(c) hang tier 1 and open its breaker"
@@ -496,6 +535,12 @@ F_PASS=$(median $(for i in $(seq 1 $ROUNDS); do res "f$i-pass" rps; done))
 F_PASS_T=$(median $(for i in $(seq 1 $ROUNDS); do res "f$i-pass-tenants" rps; done))
 F_REPLAY_RATIO=$(ratio "$F_REPLAY_T" "$F_REPLAY")
 F_PASS_RATIO=$(ratio "$F_PASS_T" "$F_PASS")
+G_REPLAY_T=$(median $(for i in $(seq 1 $ROUNDS); do res "g$i-replay-tenants" rps; done))
+G_REPLAY_A=$(median $(for i in $(seq 1 $ROUNDS); do res "g$i-replay-audit" rps; done))
+G_PASS_T=$(median $(for i in $(seq 1 $ROUNDS); do res "g$i-pass-tenants" rps; done))
+G_PASS_A=$(median $(for i in $(seq 1 $ROUNDS); do res "g$i-pass-audit" rps; done))
+G_REPLAY_RATIO=$(ratio "$G_REPLAY_A" "$G_REPLAY_T")
+G_PASS_RATIO=$(ratio "$G_PASS_A" "$G_PASS_T")
 omed() { median $(for i in $(seq 1 $ROUNDS); do open_field "$i" "$1" "$2"; done); }
 O_D50=$(omed direct p50_ms); O_D99=$(omed direct p99_ms)
 O_P50=$(omed pass p50_ms); O_P99=$(omed pass p99_ms)
@@ -643,6 +688,15 @@ cpu_row() {
   done
   echo "| **median** | **$F_REPLAY** | **$F_REPLAY_T** (${F_REPLAY_RATIO}×) | | **$F_PASS** | **$F_PASS_T** (${F_PASS_RATIO}×) | |"
   echo
+  echo "With \`audit.level: all\` (every answer appended to the tenant's hash-chained audit partition, in batches off the hot path) against the same tenants manifest at the default \`fallbacks\` level, alternating in each round; records written ${AUDIT_WRITTEN:-?}, dropped ${AUDIT_DROPPED:-?}; \`audit verify\` afterwards: $(tail -1 "$RUN/audit-verify.txt")."
+  echo
+  echo "| round | replay req/s (fallbacks) | replay req/s (all) | replay CPU (all) | pass req/s (fallbacks) | pass req/s (all) | pass CPU (all) |"
+  echo "|---|---:|---:|---|---:|---:|---|"
+  for i in $(seq 1 $ROUNDS); do
+    echo "| $i | $(res "g$i-replay-tenants" rps) | $(res "g$i-replay-audit" rps) | $(cpu_row "g$i-replay-audit") | $(res "g$i-pass-tenants" rps) | $(res "g$i-pass-audit" rps) | $(cpu_row "g$i-pass-audit") |"
+  done
+  echo "| **median** | **$G_REPLAY_T** | **$G_REPLAY_A** (${G_REPLAY_RATIO}×) | | **$G_PASS_T** | **$G_PASS_A** (${G_PASS_RATIO}×) | |"
+  echo
   echo "#### (d) Coalescing"
   echo
   echo "$COALESCE_N identical requests for an address never asked before, sent at once on $COALESCE_N connections; the provider holds its answer ${COALESCE_DELAY_MS} ms. Upstream calls are the provider's own count."
@@ -705,7 +759,7 @@ else
   { echo "# Benchmarks"; echo; cat "$RUN/generated.md"; } >"$DOC"
 fi
 
-say "done in ${ELAPSED}s: replay ${REPLAY_RATIO}× (compatible: /search ${NOMINATIM_RATIO}×, Google ${GOOGLE_RATIO}× of /v1), pass-through ${PASS_RATIO}× (with tenants: replay ${F_REPLAY_RATIO}×, pass-through ${F_PASS_RATIO}× of without), p99 added +${ADD99} ms, failover p99 ${O_F99} vs ${O_P99} ms, upstream ${UPSTREAM[*]}, RSS $((RSS_KB / 1024)) MB -> $DOC"
+say "done in ${ELAPSED}s: replay ${REPLAY_RATIO}× (compatible: /search ${NOMINATIM_RATIO}×, Google ${GOOGLE_RATIO}× of /v1), pass-through ${PASS_RATIO}× (with tenants: replay ${F_REPLAY_RATIO}×, pass-through ${F_PASS_RATIO}× of without; audit all: replay ${G_REPLAY_RATIO}×, pass-through ${G_PASS_RATIO}× of fallbacks), p99 added +${ADD99} ms, failover p99 ${O_F99} vs ${O_P99} ms, upstream ${UPSTREAM[*]}, RSS $((RSS_KB / 1024)) MB -> $DOC"
 if [ ${#FAILURES[@]} -gt 0 ]; then
   printf '\033[31mbench.sh: %d load run(s) failed:\033[0m\n' "${#FAILURES[@]}" >&2
   printf '  - %s\n' "${FAILURES[@]}" >&2
