@@ -97,8 +97,9 @@ public final class AuditRecords {
     }
     JsonObject t = result.getJsonObject("transform");
     if (t != null) {
+      String hash = t.getString("definition_hash");
       b.put("transform", new JsonObject().put("source_crs", t.getString("source_crs"))
-          .put("definition_hash", t.getString("definition_hash")));
+          .put("definition_hash", hash == null || hash.isEmpty() ? null : hash));
     }
     JsonArray attempts = new JsonArray();
     JsonArray in = result.getJsonArray("attempts", new JsonArray());
