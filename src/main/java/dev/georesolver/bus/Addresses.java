@@ -163,7 +163,7 @@ public final class Addresses {
   public static final String RECONCILE_STATUS = "geocode.reconcile.status";
 
   // The state verticle's addresses: one group per module of the store (debts, corrections, cache, audit).
-  // A new module (audit, batches) adds its own group here and its handlers in StateVerticle.
+  // A new module (batches) adds its own group here and its handlers in StateVerticle.
 
   /**
    * Queue debts, request/reply. Sender: each chain instance's buffer, one message per flush. Body
