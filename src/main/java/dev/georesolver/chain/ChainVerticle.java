@@ -176,8 +176,9 @@ public final class ChainVerticle extends VerticleBase {
           FallbackLog.record(walked);
           debts.offer(req, tenant.id(), walked);
         }
-        audit.offer(tenant.id(), ar.result());
         msg.reply(json ? ar.result().toJson() : ar.result());
+        // After the reply: building the record costs the answer nothing.
+        audit.offer(tenant.id(), ar.result());
       } else if (ar.cause() instanceof Misconfigured m) {
         metrics.routerError("misconfigured");
         msg.fail(FailureCode.MISCONFIGURED.code(), m.getMessage());
