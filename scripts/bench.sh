@@ -21,6 +21,8 @@
 # (f) tenants: the replay and pass-through of (a) and (b) against a second resolver whose manifest
 #     adds a tenants: block (BENCH_TENANTS tenants, default 20, two keys each), asked with a
 #     tenant's key, alternating in each round with the resolver without tenants; target: within 5 %;
+#     then a third resolver on that manifest with audit.level: all (every answer audited), alternating
+#     with the tenants resolver (level fallbacks), and audit verify on its store afterwards;
 # (g) the operator's view: the replay and pass-through of (a) and (b) against a resolver exporting
 #     its spans (OTEL_EXPORTER_OTLP_ENDPOINT to a local OTLP/HTTP sink from the bench tools, the
 #     SDK's default batching), then against one with --log-format json, each alternating in every
@@ -57,7 +59,7 @@ while [ $# -gt 0 ]; do
     --no-jmh) JMH=0 ;;
     --no-profile) PROFILE=0 ;;
     --doc) DOC=$2; shift ;;
-    -h|--help) sed -n '2,45p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,47p' "$0"; exit 0 ;;
     *) echo "bench.sh: unknown argument $1" >&2; exit 2 ;;
   esac
   shift
@@ -406,8 +408,45 @@ alive_all "$TENANTS_PID"
 T_METRICS=$(curl -fsS "$T/metrics")   # read whole first: grep -q closing the pipe early fails curl under pipefail
 grep -q 'georesolver_tenant_requests_total{outcome="admitted",tenant="bench"}' <<<"$T_METRICS" \
   || die "the resolver with tenants counted no admitted request for tenant bench"
-kill "$TENANTS_PID" 2>/dev/null || true
-for _ in $(seq 1 20); do kill -0 "$TENANTS_PID" 2>/dev/null || break; sleep 0.25; done
+
+# (f) audit.level: all — a third resolver on the tenants manifest that records every answer in the
+# tenant's hash-chained partition (the tenants resolver above records only fallback activations, the
+# default, and none happen here), alternating in each round with the tenants resolver.
+P_AUDIT=$(pick_port)
+{
+  sed "s|$RUN/state-tenants.db|$RUN/state-audit.db|" "$RUN/manifest-tenants.yaml"
+  echo "audit: { level: all }"
+} >"$RUN/manifest-audit.yaml"
+say "(f) audit.level all: resolver :$P_AUDIT (CPU $SERVER_CPUS), replay and pass-through, $ROUNDS rounds"
+# shellcheck disable=SC2086
+start audit "$SERVER_CPUS" java $SERVER_JAVA_OPTS -jar "$RUN/resolver.jar" --manifest "$RUN/manifest-audit.yaml" --port "$P_AUDIT"
+AUDIT_PID=$LAST_PID
+wait_http "http://127.0.0.1:$P_AUDIT/health/live" "$AUDIT_PID" audit
+A="http://127.0.0.1:$P_AUDIT"
+A_REPLAY_URL="$A/v1/geocode?q=10%20Downing%20St%2C%20London%20SW1A%202AA"
+A_PASS_URL="$A/v1/geocode?q="
+curl -fsS -H "$AUTH" "$A_REPLAY_URL" >/dev/null
+WRK_S_SAVED=$WRK_S; WRK_S=$WARM_S
+for w in 1 2; do
+  WRK_HEADER=$AUTH run_wrk "warm$w-replay-audit" "$AUDIT_PID" "$A_REPLAY_URL" wrk-check.lua "$RESOLVED_MARKER"
+  WRK_HEADER=$AUTH run_wrk "warm$w-pass-audit" "$AUDIT_PID" "$A_PASS_URL" wrk-unique.lua "$RESOLVED_MARKER" "warma$w"
+done
+WRK_S=$WRK_S_SAVED
+for i in $(seq 1 $ROUNDS); do
+  WRK_HEADER=$AUTH run_wrk "fa$i-replay-tenants" "$TENANTS_PID" "$T_REPLAY_URL" wrk-check.lua "$RESOLVED_MARKER"
+  WRK_HEADER=$AUTH run_wrk "fa$i-replay-audit" "$AUDIT_PID" "$A_REPLAY_URL" wrk-check.lua "$RESOLVED_MARKER"
+  WRK_HEADER=$AUTH run_wrk "fa$i-pass-tenants" "$TENANTS_PID" "$T_PASS_URL" wrk-unique.lua "$RESOLVED_MARKER" "fa${i}t"
+  WRK_HEADER=$AUTH run_wrk "fa$i-pass-audit" "$AUDIT_PID" "$A_PASS_URL" wrk-unique.lua "$RESOLVED_MARKER" "fa${i}a"
+done
+alive_all "$TENANTS_PID" "$AUDIT_PID"
+AUDIT_METRICS=$(curl -fsS "$A/metrics")
+AUDIT_WRITTEN=$(echo "$AUDIT_METRICS" | sed -n 's/^georesolver_audit_records_total{result="written"} \([0-9.E]*\)$/\1/p')
+AUDIT_DROPPED=$(echo "$AUDIT_METRICS" | sed -n 's/^georesolver_audit_records_total{result="dropped"} \([0-9.E]*\)$/\1/p')
+note "audit level all: records written ${AUDIT_WRITTEN:-?}, dropped ${AUDIT_DROPPED:-?}"
+java -jar "$RUN/resolver.jar" audit verify --manifest "$RUN/manifest-audit.yaml" >"$RUN/audit-verify.txt" 2>&1 \
+  || die "audit verify failed after the audit.level all run: $(cat "$RUN/audit-verify.txt")"
+kill "$AUDIT_PID" "$TENANTS_PID" 2>/dev/null || true
+for _ in $(seq 1 20); do kill -0 "$TENANTS_PID" 2>/dev/null || kill -0 "$AUDIT_PID" 2>/dev/null || break; sleep 0.25; done
 
 # ---------------------------------------------------------------- (g) tracing on, JSON logs
 # Each variant is a resolver of its own on the same manifest (its own state file), started for its
@@ -652,6 +691,12 @@ G_JSON_REPLAY_REL=$(ratio "$G_jsonlogs_REPLAY" "$G_jsonlogs_REPLAY_BASE"); G_JSO
 # The ratios to the baselines of (a) and (b) each variant implies: its share of the resolver as it is, times that one's ratio.
 G_TRACED_REPLAY_RATIO=$(calc "$G_TRACED_REPLAY_REL * $REPLAY_RATIO" 2); G_TRACED_PASS_RATIO=$(calc "$G_TRACED_PASS_REL * $PASS_RATIO" 2)
 G_JSON_REPLAY_RATIO=$(calc "$G_JSON_REPLAY_REL * $REPLAY_RATIO" 2); G_JSON_PASS_RATIO=$(calc "$G_JSON_PASS_REL * $PASS_RATIO" 2)
+FA_REPLAY_T=$(median $(for i in $(seq 1 $ROUNDS); do res "fa$i-replay-tenants" rps; done))
+FA_REPLAY_A=$(median $(for i in $(seq 1 $ROUNDS); do res "fa$i-replay-audit" rps; done))
+FA_PASS_T=$(median $(for i in $(seq 1 $ROUNDS); do res "fa$i-pass-tenants" rps; done))
+FA_PASS_A=$(median $(for i in $(seq 1 $ROUNDS); do res "fa$i-pass-audit" rps; done))
+FA_REPLAY_RATIO=$(ratio "$FA_REPLAY_A" "$FA_REPLAY_T")
+FA_PASS_RATIO=$(ratio "$FA_PASS_A" "$FA_PASS_T")
 omed() { median $(for i in $(seq 1 $ROUNDS); do open_field "$i" "$1" "$2"; done); }
 O_D50=$(omed direct p50_ms); O_D99=$(omed direct p99_ms)
 O_P50=$(omed pass p50_ms); O_P99=$(omed pass p99_ms)
@@ -841,6 +886,15 @@ cpu_row() {
   done
   echo "| **median** | **$F_REPLAY** | **$F_REPLAY_T** (${F_REPLAY_RATIO}×) | | **$F_PASS** | **$F_PASS_T** (${F_PASS_RATIO}×) | |"
   echo
+  echo "With \`audit.level: all\` (every answer appended to the tenant's hash-chained audit partition, in batches off the hot path) against the same tenants manifest at the default \`fallbacks\` level, alternating in each round; records written ${AUDIT_WRITTEN:-?}, dropped ${AUDIT_DROPPED:-?}; \`audit verify\` afterwards: $(tail -1 "$RUN/audit-verify.txt")."
+  echo
+  echo "| round | replay req/s (fallbacks) | replay req/s (all) | replay CPU (all) | pass req/s (fallbacks) | pass req/s (all) | pass CPU (all) |"
+  echo "|---|---:|---:|---|---:|---:|---|"
+  for i in $(seq 1 $ROUNDS); do
+    echo "| $i | $(res "fa$i-replay-tenants" rps) | $(res "fa$i-replay-audit" rps) | $(cpu_row "fa$i-replay-audit") | $(res "fa$i-pass-tenants" rps) | $(res "fa$i-pass-audit" rps) | $(cpu_row "fa$i-pass-audit") |"
+  done
+  echo "| **median** | **$FA_REPLAY_T** | **$FA_REPLAY_A** (${FA_REPLAY_RATIO}×) | | **$FA_PASS_T** | **$FA_PASS_A** (${FA_PASS_RATIO}×) | |"
+  echo
   echo "#### (g) Tracing on, JSON logs (wrk, closed loop)"
   echo
   echo "Each variant is a second resolver on the same manifest, alternating in every round with the resolver as it is (tracing off, text logs). **traced**: \`OTEL_EXPORTER_OTLP_ENDPOINT\` set to a local OTLP/HTTP sink (the bench tools' \`otlp-sink\`, on the client CPU), the SDK's default batching (a full queue drops spans, as it would in production); the sink received $SINK_COUNT. **jsonlogs**: \`--log-format json\` (at INFO: replays and pass-through log nothing per request, so this measures the encoder's standing cost). Implied ratios: the variant's share of the resolver as it is, times that one's (a) or (b) ratio."
@@ -855,7 +909,6 @@ cpu_row() {
   for i in $(seq 1 $ROUNDS); do
     echo "| $i | $(res "g$i-replay-base-traced" rps) | $(res "g$i-replay-traced" rps) | $(cpu_row "g$i-replay-traced") | $(res "g$i-pass-base-traced" rps) | $(res "g$i-pass-traced" rps) | $(cpu_row "g$i-pass-traced") | $(res "g$i-replay-base-jsonlogs" rps) | $(res "g$i-replay-jsonlogs" rps) | $(res "g$i-pass-base-jsonlogs" rps) | $(res "g$i-pass-jsonlogs" rps) |"
   done
-  echo
   echo "#### (d) Coalescing"
   echo
   echo "$COALESCE_N identical requests for an address never asked before, sent at once on $COALESCE_N connections; the provider holds its answer ${COALESCE_DELAY_MS} ms. Upstream calls are the provider's own count."
@@ -930,7 +983,7 @@ fi
 # The sweep chart goes next to the doc (docs/bench-sweep.png for docs/benchmarks.md), as the doc links it.
 cp "$RUN/bench-sweep.png" "$(dirname "$DOC")/bench-sweep.png"
 
-say "done in ${ELAPSED}s: replay ${REPLAY_RATIO}× (target 0.7; compatible: /search ${NOMINATIM_RATIO}×, Google ${GOOGLE_RATIO}× of /v1), pass-through ${PASS_RATIO}× (target 0.35; with tenants: replay ${F_REPLAY_RATIO}×, pass-through ${F_PASS_RATIO}× of without; traced: ${G_TRACED_REPLAY_REL}×/${G_TRACED_PASS_REL}×, JSON logs: ${G_JSON_REPLAY_REL}×/${G_JSON_PASS_REL}× of as it is), p99 added ${ADD99} ms (target 3; p99.9 ${ADD999} ms), failover p99 ${FO_ADD99} ms over tier 2 (target 2), upstream ${UPSTREAM[*]}, RSS ${RSS_MB} MB with ${L1_ENTRIES:-?} answers (target 400), ${FP_BYTES} B per stored answer; warm-up ${WARM_NOTE%% (*} -> $DOC"
+say "done in ${ELAPSED}s: replay ${REPLAY_RATIO}× (target 0.7; compatible: /search ${NOMINATIM_RATIO}×, Google ${GOOGLE_RATIO}× of /v1), pass-through ${PASS_RATIO}× (target 0.35; with tenants: replay ${F_REPLAY_RATIO}×, pass-through ${F_PASS_RATIO}× of without; audit all: replay ${FA_REPLAY_RATIO}×, pass-through ${FA_PASS_RATIO}× of fallbacks; traced: ${G_TRACED_REPLAY_REL}×/${G_TRACED_PASS_REL}×, JSON logs: ${G_JSON_REPLAY_REL}×/${G_JSON_PASS_REL}× of as it is), p99 added ${ADD99} ms (target 3; p99.9 ${ADD999} ms), failover p99 ${FO_ADD99} ms over tier 2 (target 2), upstream ${UPSTREAM[*]}, RSS ${RSS_MB} MB with ${L1_ENTRIES:-?} answers (target 400), ${FP_BYTES} B per stored answer; warm-up ${WARM_NOTE%% (*} -> $DOC"
 if [ ${#FAILURES[@]} -gt 0 ]; then
   printf '\033[31mbench.sh: %d load run(s) failed:\033[0m\n' "${#FAILURES[@]}" >&2
   printf '  - %s\n' "${FAILURES[@]}" >&2

@@ -248,8 +248,8 @@ public final class Addresses {
    */
   public static final String RECONCILE_STATUS = "geocode.reconcile.status";
 
-  // The state verticle's addresses: one group per module of the store (debts, corrections, cache).
-  // A new module (audit, batches) adds its own group here and its handlers in StateVerticle.
+  // The state verticle's addresses: one group per module of the store (debts, corrections, cache, audit).
+  // A new module (batches) adds its own group here and its handlers in StateVerticle.
 
   /**
    * Queue debts, request/reply. Sender: each chain instance's buffer, one message per flush. Body
@@ -305,6 +305,26 @@ public final class Addresses {
    * "limit"}}; reply {@link CacheWrites}: the most recent entries first, expired ones left out.
    */
   public static final String STATE_CACHE_LOAD = "geocode.state.cache.load";
+
+  /**
+   * Append audit records, request/reply. Sender: each chain instance's and the reconciler's audit
+   * buffer, one message per flush. Body {@link AuditBatch}; the store gives each record the next
+   * sequence number of its tenant's chain, its {@code prev_hash} and {@code hash}, and replies
+   * {@code {"written": n, "duplicate": n}} once they are durable. Fails with
+   * {@link FailureCode#STORE_UNAVAILABLE} when the store cannot write (the sender keeps the batch
+   * and retries it).
+   */
+  public static final String STATE_AUDIT_APPEND = "geocode.state.audit.append";
+
+  /**
+   * Page one tenant's audit partition, request/reply. Sender: {@code GET /v1/audit} (the ingress
+   * has already decided whose partition the caller may read). Body JSON {@code {"tenant", "after":
+   * cursor|null, "from_ms"?, "to_ms"?, "limit"}}; reply {@code {"records": [record JSON…], "next":
+   * cursor}}, oldest first, each record its body plus {@code seq}, {@code prev_hash} and
+   * {@code hash}; {@code from_ms} inclusive, {@code to_ms} exclusive. Fails with
+   * {@link FailureCode#BAD_REQUEST} for a cursor that is not one.
+   */
+  public static final String STATE_AUDIT_PAGE = "geocode.state.audit.page";
 
   /**
    * State store status, request/reply. Reply JSON {@code {"store", "reachable", "path"?,

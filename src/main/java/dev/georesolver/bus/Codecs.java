@@ -19,7 +19,8 @@ public final class Codecs {
       new RecordCodec<>(IndexEntry.class, IndexEntry::toJson, IndexEntry::fromJson),
       new RecordCodec<>(IndexQuery.class, IndexQuery::toJson, IndexQuery::fromJson),
       new RecordCodec<>(DebtBatch.class, DebtBatch::toJson, DebtBatch::fromJson),
-      new RecordCodec<>(CacheWrites.class, CacheWrites::toJson, CacheWrites::fromJson));
+      new RecordCodec<>(CacheWrites.class, CacheWrites::toJson, CacheWrites::fromJson),
+      new RecordCodec<>(AuditBatch.class, AuditBatch::toJson, AuditBatch::fromJson));
 
   private Codecs() {}
 

@@ -85,7 +85,7 @@ public final class GuardedRedis {
   }
 
   /** One server, or a cluster reached through its seed nodes, masters only. */
-  static RedisOptions options(RedisUrl url) {
+  public static RedisOptions options(RedisUrl url) {
     RedisOptions o = new RedisOptions();
     if (!url.cluster()) {
       return o.setConnectionString(url.endpoints().get(0));

@@ -43,6 +43,7 @@ import dev.georesolver.trace.Hop;
 import dev.georesolver.trace.SpanNames;
 import dev.georesolver.trace.Tracing;
 import io.opentelemetry.api.trace.SpanKind;
+import dev.georesolver.audit.AuditBuffer;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.DeliveryOptions;
@@ -97,6 +98,8 @@ public final class ChainVerticle extends VerticleBase {
   private final MarginsConfig margins;
   /** Debts (degraded answers, refusals after failing rungs) on their way to the reconcile queue. */
   private DebtBuffer debts;
+  /** Audit records (fallback activations, or every answer) on their way to the tenant's partition. */
+  private AuditBuffer audit;
   private final boolean owesDebts;
   /** Walk and rung spans; off unless {@link #tracing} says otherwise. */
   private Tracing tracing = Tracing.off();
@@ -107,7 +110,7 @@ public final class ChainVerticle extends VerticleBase {
    * @param writeThrough whether the cached index is deployed: then resolved answers are written
    *     through to it and {@code /health/ready} reports it
    * @param owesDebts whether a state store takes this chain's debts (degraded answers, refusals
-   *     after failing rungs) for the reconciler; else none are queued
+   *     after failing rungs) for the reconciler and its audit records; else none are queued
    */
   public ChainVerticle(Manifest manifest, Clock clock, Ticker ticker, Metrics metrics, boolean writeThrough, boolean owesDebts) {
     this(LiveManifest.fixed(manifest, Tenants.of(manifest)), clock, ticker, metrics, writeThrough, owesDebts);
@@ -173,6 +176,7 @@ public final class ChainVerticle extends VerticleBase {
     view = new LadderView(manifest.enabledTiers(), margins, node.runs(Role.TIERS) ? node.id() : null);
     snapshot(live.current());
     debts = DebtBuffer.create(vertx, manifest, owesDebts, clock, metrics);
+    audit = AuditBuffer.create(vertx, manifest.audit(), owesDebts, clock, metrics);
     var bus = vertx.eventBus();
     return Future.all(List.of(
         bus.consumer(Addresses.RESOLVE, m -> onRequest(m, Direction.FORWARD)).completion(),
@@ -241,6 +245,8 @@ public final class ChainVerticle extends VerticleBase {
           debts.offer(req, tenant.id(), walked);
         }
         msg.reply(json ? ar.result().toJson() : ar.result());
+        // After the reply: building the record costs the answer nothing.
+        audit.offer(tenant.id(), ar.result());
       } else if (ar.cause() instanceof Misconfigured m) {
         metrics.routerError("misconfigured");
         refuse(msg, walk, FailureCode.MISCONFIGURED, m.getMessage());

@@ -20,10 +20,11 @@ import java.util.Set;
 @Command(name = "georesolver", mixinStandardHelpOptions = true, versionProvider = Cli.Version.class,
     description = "A geocoding resolver: an ordered ladder of providers walked inside one deadline.%n"
         + "With no command, runs serve.",
-    subcommands = {ServeCommand.class, GeocodeCommand.class, ReverseCommand.class, BatchCommand.class, ValidateCommand.class},
+    subcommands = {ServeCommand.class, GeocodeCommand.class, ReverseCommand.class, BatchCommand.class, ValidateCommand.class,
+        AuditCommand.class},
     footerHeading = "%nExit status:%n",
-    footer = {"    0  resolved (batch: every row resolved; validate: the manifest is valid)",
-        "    1  refused (batch: some rows refused, invalid or failed)",
+    footer = {"    0  resolved (batch: every row resolved; validate: the manifest is valid; audit verify: every chain holds)",
+        "    1  refused (batch: some rows refused, invalid or failed; audit verify: a chain is broken)",
         "    2  usage or configuration problem",
         "    3  no answer could be had: server unreachable or failing, ladder misconfigured",
         "  130  interrupted (a batch continues with --resume)"})

@@ -71,6 +71,10 @@ public final class Manifest {
   public static final Field<CorrectionsConfig> CORRECTIONS = SECTION.section("corrections", CorrectionsConfig.SECTION)
       .byDefault(CorrectionsConfig.SECTION.defaults());
 
+  /** The audit trail; each field defaults on its own ({@link AuditConfig}). */
+  public static final Field<AuditConfig> AUDIT = SECTION.section("audit", AuditConfig.SECTION)
+      .byDefault(AuditConfig.SECTION.defaults());
+
   static {
     SECTION.rule((v, at) -> {
       String name = v.get(DEFAULT_INTENT);
@@ -214,6 +218,11 @@ public final class Manifest {
   /** See {@link #CORRECTIONS}. */
   public CorrectionsConfig corrections() {
     return root.get(CORRECTIONS);
+  }
+
+  /** See {@link #AUDIT}. */
+  public AuditConfig audit() {
+    return root.get(AUDIT);
   }
 
   /** Tiers left out of the ladder at start, with why (credential unset, unreadable or empty); unmodifiable. */

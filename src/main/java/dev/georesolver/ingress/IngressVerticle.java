@@ -7,6 +7,7 @@ import dev.georesolver.trace.TraceHandler;
 import dev.georesolver.trace.Tracing;
 import dev.georesolver.config.MarginsConfig;
 import dev.georesolver.deadline.Ticker;
+import dev.georesolver.audit.AuditRoutes;
 import dev.georesolver.corrections.CorrectionRoutes;
 import dev.georesolver.metrics.Metrics;
 import dev.georesolver.provider.Direction;
@@ -186,6 +187,8 @@ public final class IngressVerticle extends VerticleBase {
     CompatRoutes.mount(router, bus, validator, auth.gate(), margins);
     // The corrections feed and stream (each tenant its own), and the reconcile figures (admin).
     CorrectionRoutes.mount(router, bus, auth);
+    // The audit trail: each tenant its own partition, an admin any.
+    AuditRoutes.mount(router, bus, auth);
     router.get("/health/live").handler(ctx -> ctx.response().putHeader("content-type", "application/json")
         .end(new JsonObject().put("status", "live").toBuffer()));
     router.get("/health/ready").handler(new HealthHandler(bus, margins.healthTimeoutMs()));

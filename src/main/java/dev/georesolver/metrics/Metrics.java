@@ -358,6 +358,15 @@ public final class Metrics {
         "module", module).increment(n);
   }
 
+  /**
+   * Counts audit records by {@code result}: {@code written} (durable in the store), {@code retried}
+   * (a write failed; kept for the next flush), {@code dropped} (refused: the retry buffer was full).
+   */
+  public void audit(String result, int n) {
+    counter("au|" + result, "georesolver_audit_records", "Audit records by result (written, retried, dropped)",
+        "result", result).increment(n);
+  }
+
   /** Sets the reconcile queue's figures ({@code /v1/reconcile}). */
   public void reconcile(long pending, long inProgress, long done, long dead, double oldestPendingAgeS, double drainRatePerS) {
     reconcileGauge("pending").set(pending);

@@ -1,5 +1,6 @@
 package dev.georesolver.reconcile;
 
+import dev.georesolver.audit.AuditBuffer;
 import dev.georesolver.bus.Addresses;
 import dev.georesolver.bus.Node;
 import dev.georesolver.bus.Attempt;
@@ -103,6 +104,8 @@ public final class ReconcilerVerticle extends VerticleBase {
   private boolean again;
   private int generation;
   private QueueStats last = new QueueStats(0, 0, 0, 0, 0);
+  /** Each committed correction's audit record, on its way to the tenant's partition. */
+  private AuditBuffer audit;
 
   public ReconcilerVerticle(Manifest manifest, Clock clock, Ticker ticker, Supplier<RandomGenerator> random, Metrics metrics) {
     this.manifest = manifest;
@@ -133,6 +136,8 @@ public final class ReconcilerVerticle extends VerticleBase {
       }
     }
     writeThrough = manifest.enabledTiers().stream().anyMatch(t -> AdapterRegistry.CACHED_INDEX.equals(t.adapter()));
+    // The reconciler runs only beside the state store.
+    audit = AuditBuffer.create(vertx, manifest.audit(), true, clock, metrics);
     var bus = vertx.eventBus();
     Future<?> consumers = Future.all(
         bus.<JsonObject>consumer(Addresses.BREAKER_EVENTS, m -> onBreaker(m.body())).completion(),
@@ -366,6 +371,7 @@ public final class ReconcilerVerticle extends VerticleBase {
     return settle("correct", item, new JsonObject().put("repair", repair.toJson())).map(s -> {
       if (s.correction() != null) {
         vertx.eventBus().send(Addresses.CORRECTIONS_COMMITTED, s.correction().cursor());
+        audit.offer(s.correction(), d.request() == null ? null : d.request().traceId());
       }
       return true;
     }).map(true);

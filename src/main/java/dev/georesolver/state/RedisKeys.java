@@ -48,9 +48,16 @@ package dev.georesolver.state;
  *   <tr><td>{@code corrections}</td><td>stream</td><td>queue</td><td>the outbox: field {@code c} = the correction JSON</td></tr>
  *   <tr><td>{@code corrected:{id}}</td><td>string</td><td>queue</td><td>the correction's cursor: no answer is corrected twice (kept 30 days)</td></tr>
  *   <tr><td>{@code corrections:cursors}</td><td>hash</td><td>queue</td><td>delivery cursors by name (webhooks)</td></tr>
+ *   <tr><td>{@code audit:{tenant}}</td><td>stream</td><td>the tenant's audit partition</td><td>entry id {@code <seq>-0}, fields {@code s} (seq), {@code p} (prev_hash), {@code h} (hash), the record</td></tr>
+ *   <tr><td>{@code audit:{tenant}:head}</td><td>string</td><td>the tenant's audit partition</td><td>{@code <seq>:<hash>} of the tenant's last record: an append checks it and moves it in one script</td></tr>
+ *   <tr><td>{@code audit:{tenant}:anchor}</td><td>string</td><td>the tenant's audit partition</td><td>{@code <seq>:<hash>} of the last record retention removed (absent: none)</td></tr>
+ *   <tr><td>{@code audit:tenants}</td><td>set</td><td>itself</td><td>tenants with a partition, for {@code audit verify} and retention</td></tr>
  * </table>
  * In cluster mode the queue's keys are {@code geo:{reconcile}}, {@code geo:{reconcile}:rq:<debtKey>},
  * {@code geo:{reconcile}:delayed} and so on: one slot, one master, for the whole queue.
+ *
+ * The three keys of a tenant's audit partition share the hash tag {@code {tenant}} on one server and
+ * in a cluster alike, so every audit script stays in one slot.
  *
  * <p>Immutable and thread-safe.
  */
@@ -170,5 +177,22 @@ public final class RedisKeys {
 
   String cursors() {
     return queue("corrections:cursors", ":corrections:cursors");
+  }
+
+  /** The tenant's audit stream; its head and anchor keys share its {@code {tenant}} hash tag. */
+  String audit(String tenant) {
+    return prefix + "audit:{" + tenant + "}";
+  }
+
+  String auditHead(String tenant) {
+    return audit(tenant) + ":head";
+  }
+
+  String auditAnchor(String tenant) {
+    return audit(tenant) + ":anchor";
+  }
+
+  String auditTenants() {
+    return prefix + "audit:tenants";
   }
 }

@@ -1,5 +1,7 @@
 package dev.georesolver.state;
 
+import dev.georesolver.audit.AuditChain;
+import dev.georesolver.bus.AuditEvent;
 import dev.georesolver.bus.Correction;
 import dev.georesolver.bus.Debt;
 import dev.georesolver.bus.IndexEntry;
@@ -10,6 +12,7 @@ import dev.georesolver.cache.GuardedRedis;
 import dev.georesolver.cache.StoredEntry;
 import dev.georesolver.reconcile.Corrections;
 import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
@@ -21,6 +24,7 @@ import org.slf4j.LoggerFactory;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -40,6 +44,7 @@ import java.util.Map;
  * tag. The correction writes the idempotency and index entries first, each a one-key command, then
  * settles the item and appends the outbox record in one script: a correction is in the feed only
  * once its answer is stored.
+ * The audit scripts touch only one tenant's keys, all under its {@code {tenant}} hash tag.
  * Use from the state verticle's context.
  */
 public final class RedisStateStore implements StateStore {
@@ -204,6 +209,52 @@ public final class RedisStateStore implements StateStore {
       return {redis.call('XLEN', stream), pel[1], redis.call('ZCARD', delayed), tonumber(redis.call('GET', done) or '0'),
         redis.call('HLEN', dead), oldest}
       """;
+
+  /**
+   * Extends a tenant's audit chain by a batch, or does nothing and returns 0 when its head is no
+   * longer the one the batch was computed from (another writer extended it first: the caller reads
+   * the head again and recomputes). ARGV: expected head ({@code ''} for none), new head, then per
+   * record seq, prev_hash, hash, ts_ms, body.
+   */
+  private static final String AUDIT_APPEND = """
+      local stream, head = KEYS[1], KEYS[2]
+      if (redis.call('GET', head) or '') ~= ARGV[1] then return 0 end
+      for i = 3, #ARGV, 5 do
+        redis.call('XADD', stream, ARGV[i] .. '-0', 's', ARGV[i], 'p', ARGV[i + 1], 'h', ARGV[i + 2], 't', ARGV[i + 3],
+          'b', ARGV[i + 4])
+      end
+      redis.call('SET', head, ARGV[2])
+      return 1
+      """;
+
+  /**
+   * Retention of one tenant's partition: among its first ARGV[2] entries, the longest prefix older
+   * than ARGV[1] (ts_ms) is removed after the anchor is set to its last record; returns how many.
+   */
+  private static final String AUDIT_RETAIN = """
+      local stream, anchor = KEYS[1], KEYS[2]
+      local cutoff, max = tonumber(ARGV[1]), tonumber(ARGV[2])
+      local es = redis.call('XRANGE', stream, '-', '+', 'COUNT', max)
+      local last = 0
+      local seq, hash
+      for i, e in ipairs(es) do
+        local f, t, s, h = e[2], nil, nil, nil
+        for j = 1, #f, 2 do
+          if f[j] == 't' then t = tonumber(f[j + 1]) elseif f[j] == 's' then s = f[j + 1] elseif f[j] == 'h' then h = f[j + 1] end
+        end
+        if not t or t >= cutoff or not s or not h then break end
+        last, seq, hash = i, s, h
+      end
+      if last == 0 then return 0 end
+      redis.call('SET', anchor, seq .. ':' .. hash)
+      for i = 1, last do redis.call('XDEL', stream, es[i][1]) end
+      return last
+      """;
+
+  /** Entries one retention script looks through at most. */
+  static final int RETAIN_SCAN = 1000;
+  /** Attempts of an append whose head moved under it before it gives up (the batch is retried later). */
+  static final int APPEND_TRIES = 20;
 
   private final GuardedRedis redis;
   private final RedisKeys keys;
@@ -444,6 +495,137 @@ public final class RedisStateStore implements StateStore {
       return redis.send(Request.cmd(Command.HSET).arg(keys.cursors()).arg(name).arg(cursor)).mapEmpty();
     }
   };
+
+  /** Each tenant's last audit append from this store, which the next one waits for. */
+  private final Map<String, Future<Integer>> auditTails = new HashMap<>();
+
+  private final Audit audit = new Audit() {
+    @Override
+    public Future<JsonObject> append(List<AuditEvent> events) {
+      Map<String, List<AuditEvent>> byTenant = new LinkedHashMap<>();
+      events.forEach(e -> byTenant.computeIfAbsent(e.tenant(), t -> new ArrayList<>()).add(e));
+      List<Future<Integer>> all = new ArrayList<>();
+      byTenant.forEach((t, es) -> {
+        // One append per tenant at a time from this store; another resolver's is caught by the head check.
+        Future<Integer> f = auditTails.getOrDefault(t, Future.succeededFuture(0)).transform(x -> appendTenant(t, es, APPEND_TRIES));
+        auditTails.put(t, f);
+        f.onComplete(x -> auditTails.remove(t, f));
+        all.add(f);
+      });
+      return Future.all(all).map(cf -> new JsonObject().put("written", events.size()).put("duplicate", 0));
+    }
+
+    private Future<Integer> appendTenant(String tenant, List<AuditEvent> es, int triesLeft) {
+      return redis.send(Request.cmd(Command.GET).arg(keys.auditHead(tenant))).compose(h -> {
+        String expected = h == null ? "" : h.toString();
+        Future<AuditChain.Anchor> start = expected.isEmpty() ? anchor(tenant) : Future.succeededFuture(parseAnchor(expected));
+        return start.compose(a -> {
+          Request r = Request.cmd(Command.EVAL).arg(AUDIT_APPEND).arg(2).arg(keys.audit(tenant)).arg(keys.auditHead(tenant))
+              .arg(expected);
+          long seq = a.seq();
+          String prev = a.hash();
+          List<String[]> rows = new ArrayList<>(es.size());
+          for (AuditEvent e : es) {
+            seq++;
+            String hash = AuditChain.hash(prev, seq, e.body());
+            rows.add(new String[] {Long.toString(seq), prev, hash, Long.toString(e.tsMs()), e.body()});
+            prev = hash;
+          }
+          r.arg(seq + ":" + prev);
+          rows.forEach(row -> {
+            for (String v : row) {
+              r.arg(v);
+            }
+          });
+          return redis.send(r);
+        }).compose(out -> {
+          if (out != null && out.toInteger() == 1) {
+            return redis.send(Request.cmd(Command.SADD).arg(keys.auditTenants()).arg(tenant)).map(es.size());
+          }
+          if (triesLeft > 1) {
+            return appendTenant(tenant, es, triesLeft - 1);
+          }
+          return Future.failedFuture(new StateStoreException("the audit head of tenant " + tenant + " kept moving; retried later"));
+        });
+      });
+    }
+
+    private Future<AuditChain.Anchor> anchor(String tenant) {
+      return redis.send(Request.cmd(Command.GET).arg(keys.auditAnchor(tenant)))
+          .map(r -> r == null ? AuditChain.Anchor.NONE : parseAnchor(r.toString()));
+    }
+
+    @Override
+    public Future<JsonObject> page(String tenant, String after, long fromMs, long toMs, int limit) {
+      long from = after == null || after.isEmpty() ? 0 : Long.parseLong(after);
+      return scanAudit(tenant, from, fromMs, toMs, limit, new JsonArray(), (long) limit * 20);
+    }
+
+    private Future<JsonObject> scanAudit(String tenant, long after, long fromMs, long toMs, int limit, JsonArray found,
+        long budget) {
+      int count = (int) Math.min(Math.max(limit, 100), budget);
+      return redis.send(Request.cmd(Command.XRANGE).arg(keys.audit(tenant)).arg((after + 1) + "-0").arg("+").arg("COUNT")
+          .arg(count)).compose(r -> {
+            long next = after;
+            int n = r == null ? 0 : r.size();
+            for (int i = 0; i < n; i++) {
+              Map<String, String> f = toMap(r.get(i).get(1));
+              long seq = Long.parseLong(f.getOrDefault("s", "0"));
+              long ts = Long.parseLong(f.getOrDefault("t", "0"));
+              next = seq;
+              if (ts >= fromMs && ts < toMs) {
+                found.add(AuditChain.served(f.get("b"), seq, f.get("p"), f.get("h")));
+                if (found.size() == limit) {
+                  return Future.succeededFuture(new JsonObject().put("records", found).put("next", Long.toString(next)));
+                }
+              }
+            }
+            long left = budget - n;
+            if (n < count || left <= 0) {
+              return Future.succeededFuture(new JsonObject().put("records", found).put("next", Long.toString(next)));
+            }
+            return scanAudit(tenant, next, fromMs, toMs, limit, found, left);
+          });
+    }
+
+    @Override
+    public Future<Integer> retain(long cutoffMs) {
+      return redis.send(Request.cmd(Command.SMEMBERS).arg(keys.auditTenants())).compose(r -> {
+        List<Future<Integer>> all = new ArrayList<>();
+        if (r != null) {
+          for (Response t : r) {
+            all.add(retainTenant(t.toString(), cutoffMs, 0));
+          }
+        }
+        return Future.all(all).map(cf -> {
+          int n = 0;
+          for (int i = 0; i < cf.size(); i++) {
+            n += cf.<Integer>resultAt(i);
+          }
+          return n;
+        });
+      });
+    }
+
+    private Future<Integer> retainTenant(String tenant, long cutoffMs, int soFar) {
+      return redis.send(Request.cmd(Command.EVAL).arg(AUDIT_RETAIN).arg(2).arg(keys.audit(tenant)).arg(keys.auditAnchor(tenant))
+          .arg(cutoffMs).arg(RETAIN_SCAN)).compose(r -> {
+            int n = r == null ? 0 : r.toInteger();
+            return n == RETAIN_SCAN ? retainTenant(tenant, cutoffMs, soFar + n) : Future.succeededFuture(soFar + n);
+          });
+    }
+  };
+
+  /** {@code <seq>:<hash>} as an anchor. */
+  static AuditChain.Anchor parseAnchor(String v) {
+    int colon = v.indexOf(':');
+    return new AuditChain.Anchor(Long.parseLong(v.substring(0, colon)), v.substring(colon + 1));
+  }
+
+  @Override
+  public Audit audit() {
+    return audit;
+  }
 
   @Override
   public Debts debts() {

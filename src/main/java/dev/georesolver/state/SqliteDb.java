@@ -1,5 +1,7 @@
 package dev.georesolver.state;
 
+import dev.georesolver.audit.AuditChain;
+import dev.georesolver.bus.AuditEvent;
 import dev.georesolver.bus.CacheWrites;
 import dev.georesolver.bus.Correction;
 import dev.georesolver.bus.Debt;
@@ -9,6 +11,7 @@ import dev.georesolver.bus.Repair;
 import dev.georesolver.cache.StoredEntry;
 import dev.georesolver.reconcile.Corrections;
 import dev.georesolver.reconcile.Lease;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.io.IOException;
@@ -28,7 +31,9 @@ import java.sql.Savepoint;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The SQLite file itself: one writer connection, blocking JDBC. Every operation runs inside
@@ -540,6 +545,158 @@ final class SqliteDb implements AutoCloseable {
       n += a.executeUpdate() + b.executeUpdate() + c.executeUpdate() + d.executeUpdate();
     }
     return n;
+  }
+
+  // ---- audit -----------------------------------------------------------------------------------
+
+  /**
+   * Appends each event to its tenant's chain, in order: the next sequence number, the previous
+   * hash, the new hash, and the tenant's head moved to it. An event whose id is already stored (a
+   * retried batch whose first write did commit) is skipped. Returns {written, duplicate}.
+   */
+  int[] appendAudit(List<AuditEvent> events) throws SQLException {
+    Map<String, AuditChain.Anchor> heads = new HashMap<>();
+    int written = 0;
+    int duplicate = 0;
+    try (PreparedStatement seen = conn.prepareStatement("SELECT 1 FROM audit WHERE tenant = ? AND record_id = ?");
+         PreparedStatement ins = conn.prepareStatement(
+             "INSERT INTO audit (tenant, seq, record_id, ts_ms, prev_hash, hash, body) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+      for (AuditEvent e : events) {
+        seen.setString(1, e.tenant());
+        seen.setString(2, e.id());
+        try (ResultSet rs = seen.executeQuery()) {
+          if (rs.next()) {
+            duplicate++;
+            continue;
+          }
+        }
+        AuditChain.Anchor head = heads.get(e.tenant());
+        if (head == null) {
+          head = auditHead(e.tenant());
+        }
+        long seq = head.seq() + 1;
+        String hash = AuditChain.hash(head.hash(), seq, e.body());
+        ins.setString(1, e.tenant());
+        ins.setLong(2, seq);
+        ins.setString(3, e.id());
+        ins.setLong(4, e.tsMs());
+        ins.setString(5, head.hash());
+        ins.setString(6, hash);
+        ins.setString(7, e.body());
+        ins.executeUpdate();
+        heads.put(e.tenant(), new AuditChain.Anchor(seq, hash));
+        written++;
+      }
+    }
+    try (PreparedStatement up = conn.prepareStatement("""
+        INSERT INTO audit_head (tenant, seq, hash) VALUES (?, ?, ?)
+        ON CONFLICT(tenant) DO UPDATE SET seq = excluded.seq, hash = excluded.hash""")) {
+      for (Map.Entry<String, AuditChain.Anchor> h : heads.entrySet()) {
+        up.setString(1, h.getKey());
+        up.setLong(2, h.getValue().seq());
+        up.setString(3, h.getValue().hash());
+        up.executeUpdate();
+      }
+    }
+    return new int[] {written, duplicate};
+  }
+
+  /** Where {@code tenant}'s chain continues: its head, else its anchor, else the genesis. */
+  private AuditChain.Anchor auditHead(String tenant) throws SQLException {
+    AuditChain.Anchor a = anchorIn("audit_head", tenant);
+    return a != null ? a : auditAnchor(tenant);
+  }
+
+  /** {@code tenant}'s retention anchor ({@link AuditChain.Anchor#NONE} when nothing was removed). */
+  AuditChain.Anchor auditAnchor(String tenant) throws SQLException {
+    AuditChain.Anchor a = anchorIn("audit_anchor", tenant);
+    return a != null ? a : AuditChain.Anchor.NONE;
+  }
+
+  private AuditChain.Anchor anchorIn(String table, String tenant) throws SQLException {
+    try (PreparedStatement ps = conn.prepareStatement("SELECT seq, hash FROM " + table + " WHERE tenant = ?")) {
+      ps.setString(1, tenant);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? new AuditChain.Anchor(rs.getLong(1), rs.getString(2)) : null;
+      }
+    }
+  }
+
+  /**
+   * Up to {@code limit} of {@code tenant}'s records after sequence number {@code after}, with
+   * {@code fromMs <= ts_ms < toMs}, in chain order: {@code {"records": [...], "next": cursor}}.
+   */
+  JsonObject pageAudit(String tenant, long after, long fromMs, long toMs, int limit) throws SQLException {
+    JsonArray out = new JsonArray();
+    long next = after;
+    try (PreparedStatement ps = conn.prepareStatement("""
+        SELECT seq, prev_hash, hash, body FROM audit WHERE tenant = ? AND seq > ? AND ts_ms >= ? AND ts_ms < ?
+        ORDER BY seq LIMIT ?""")) {
+      ps.setString(1, tenant);
+      ps.setLong(2, after);
+      ps.setLong(3, fromMs);
+      ps.setLong(4, toMs);
+      ps.setInt(5, limit);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          next = rs.getLong(1);
+          out.add(AuditChain.served(rs.getString(4), next, rs.getString(2), rs.getString(3)));
+        }
+      }
+    }
+    return new JsonObject().put("records", out).put("next", Long.toString(next));
+  }
+
+  /**
+   * Retention: for each tenant, removes the longest prefix of its chain whose records are all older
+   * than {@code cutoffMs}, after moving its anchor to the last record removed (the triggers allow
+   * deleting only what the anchor covers). Returns the records removed.
+   */
+  int retainAudit(long cutoffMs, long nowMs) throws SQLException {
+    List<String> tenants = new ArrayList<>();
+    try (Statement s = conn.createStatement(); ResultSet rs = s.executeQuery("SELECT DISTINCT tenant FROM audit")) {
+      while (rs.next()) {
+        tenants.add(rs.getString(1));
+      }
+    }
+    int removed = 0;
+    for (String t : tenants) {
+      long upTo;
+      try (PreparedStatement ps = conn.prepareStatement("""
+          SELECT COALESCE((SELECT MIN(seq) FROM audit WHERE tenant = ?1 AND ts_ms >= ?2) - 1,
+                          (SELECT MAX(seq) FROM audit WHERE tenant = ?1))""")) {
+        ps.setString(1, t);
+        ps.setLong(2, cutoffMs);
+        try (ResultSet rs = ps.executeQuery()) {
+          upTo = rs.next() ? rs.getLong(1) : 0;
+        }
+      }
+      String hash;
+      try (PreparedStatement ps = conn.prepareStatement("SELECT hash FROM audit WHERE tenant = ? AND seq = ?")) {
+        ps.setString(1, t);
+        ps.setLong(2, upTo);
+        try (ResultSet rs = ps.executeQuery()) {
+          if (!rs.next()) {
+            continue;
+          }
+          hash = rs.getString(1);
+        }
+      }
+      try (PreparedStatement a = conn.prepareStatement("""
+          INSERT INTO audit_anchor (tenant, seq, hash, anchored_at_ms) VALUES (?, ?, ?, ?)
+          ON CONFLICT(tenant) DO UPDATE SET seq = excluded.seq, hash = excluded.hash, anchored_at_ms = excluded.anchored_at_ms""");
+           PreparedStatement d = conn.prepareStatement("DELETE FROM audit WHERE tenant = ? AND seq <= ?")) {
+        a.setString(1, t);
+        a.setLong(2, upTo);
+        a.setString(3, hash);
+        a.setLong(4, nowMs);
+        a.executeUpdate();
+        d.setString(1, t);
+        d.setLong(2, upTo);
+        removed += d.executeUpdate();
+      }
+    }
+    return removed;
   }
 
   @Override

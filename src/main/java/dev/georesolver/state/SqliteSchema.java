@@ -69,7 +69,59 @@ final class SqliteSchema {
             precision TEXT,
             resolved_at_ms INTEGER NOT NULL,
             expires_at_ms INTEGER NOT NULL)""",
-          "CREATE INDEX addr_recent ON addr_index(resolved_at_ms)")));
+          "CREATE INDEX addr_recent ON addr_index(resolved_at_ms)")),
+      // The audit trail: append-only. Inserts must extend the tenant's chain (next seq, prev_hash =
+      // the hash before it); UPDATE is refused; DELETE only of records at or below the tenant's
+      // retention anchor, which itself only moves forward and only to a stored record's hash — so
+      // retention writes the anchor first and then deletes the prefix it covers, in one transaction.
+      new Migration("audit", List.of("""
+          CREATE TABLE audit (
+            tenant TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            record_id TEXT NOT NULL,
+            ts_ms INTEGER NOT NULL,
+            prev_hash TEXT NOT NULL,
+            hash TEXT NOT NULL,
+            body TEXT NOT NULL,
+            PRIMARY KEY (tenant, seq)) WITHOUT ROWID""",
+          "CREATE UNIQUE INDEX audit_id ON audit(tenant, record_id)",
+          "CREATE INDEX audit_ts ON audit(tenant, ts_ms)", """
+          CREATE TABLE audit_anchor (
+            tenant TEXT PRIMARY KEY,
+            seq INTEGER NOT NULL,
+            hash TEXT NOT NULL,
+            anchored_at_ms INTEGER NOT NULL)""", """
+          CREATE TABLE audit_head (
+            tenant TEXT PRIMARY KEY,
+            seq INTEGER NOT NULL,
+            hash TEXT NOT NULL)""", """
+          CREATE TRIGGER audit_append_only BEFORE INSERT ON audit
+          WHEN NEW.seq IS NOT COALESCE((SELECT MAX(seq) FROM audit WHERE tenant = NEW.tenant),
+                                       (SELECT seq FROM audit_anchor WHERE tenant = NEW.tenant), 0) + 1
+            OR NEW.prev_hash IS NOT COALESCE((SELECT hash FROM audit WHERE tenant = NEW.tenant ORDER BY seq DESC LIMIT 1),
+                                             (SELECT hash FROM audit_anchor WHERE tenant = NEW.tenant),
+                                             '0000000000000000000000000000000000000000000000000000000000000000')
+          BEGIN SELECT RAISE(ABORT, 'audit records only extend their tenant''s chain'); END""", """
+          CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit
+          BEGIN SELECT RAISE(ABORT, 'audit records cannot be changed'); END""", """
+          CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit
+          WHEN OLD.seq > COALESCE((SELECT seq FROM audit_anchor WHERE tenant = OLD.tenant), 0)
+          BEGIN SELECT RAISE(ABORT, 'audit records cannot be deleted, only a prefix covered by the retention anchor'); END""", """
+          CREATE TRIGGER audit_anchor_set BEFORE INSERT ON audit_anchor
+          WHEN NEW.hash IS NOT (SELECT hash FROM audit WHERE tenant = NEW.tenant AND seq = NEW.seq)
+          BEGIN SELECT RAISE(ABORT, 'an audit anchor must name a stored record'); END""", """
+          CREATE TRIGGER audit_anchor_forward BEFORE UPDATE ON audit_anchor
+          WHEN NEW.tenant IS NOT OLD.tenant OR NEW.seq < OLD.seq
+            OR NEW.hash IS NOT (SELECT hash FROM audit WHERE tenant = NEW.tenant AND seq = NEW.seq)
+          BEGIN SELECT RAISE(ABORT, 'an audit anchor only moves forward, to a stored record'); END""", """
+          CREATE TRIGGER audit_anchor_kept BEFORE DELETE ON audit_anchor
+          BEGIN SELECT RAISE(ABORT, 'an audit anchor cannot be deleted'); END""", """
+          CREATE TRIGGER audit_head_forward BEFORE UPDATE ON audit_head
+          WHEN NEW.tenant IS NOT OLD.tenant OR NEW.seq < OLD.seq
+            OR NEW.hash IS NOT (SELECT hash FROM audit WHERE tenant = NEW.tenant AND seq = NEW.seq)
+          BEGIN SELECT RAISE(ABORT, 'an audit head only moves forward, to a stored record'); END""", """
+          CREATE TRIGGER audit_head_kept BEFORE DELETE ON audit_head
+          BEGIN SELECT RAISE(ABORT, 'an audit head cannot be deleted'); END""")));
 
   /** The version a file has once every migration ran. */
   static int latest() {

@@ -1,5 +1,6 @@
 package dev.georesolver.state;
 
+import dev.georesolver.bus.AuditEvent;
 import dev.georesolver.bus.CacheWrites;
 import dev.georesolver.bus.Debt;
 import dev.georesolver.bus.LeasedDebt;
@@ -185,6 +186,32 @@ public final class SqliteStateStore implements StateStore {
       return submit(d -> d.loadCache(kind, limit, clock.millis()));
     }
   };
+
+  private final Audit audit = new Audit() {
+    @Override
+    public Future<JsonObject> append(List<AuditEvent> events) {
+      return submit(d -> {
+        int[] n = d.appendAudit(events);
+        return new JsonObject().put("written", n[0]).put("duplicate", n[1]);
+      });
+    }
+
+    @Override
+    public Future<JsonObject> page(String tenant, String after, long fromMs, long toMs, int limit) {
+      long from = after == null || after.isEmpty() ? 0 : Long.parseLong(after);
+      return submit(d -> d.pageAudit(tenant, from, fromMs, toMs, limit));
+    }
+
+    @Override
+    public Future<Integer> retain(long cutoffMs) {
+      return submit(d -> d.retainAudit(cutoffMs, clock.millis()));
+    }
+  };
+
+  @Override
+  public Audit audit() {
+    return audit;
+  }
 
   @Override
   public Debts debts() {

@@ -1,5 +1,6 @@
 package dev.georesolver.state;
 
+import dev.georesolver.bus.AuditEvent;
 import dev.georesolver.bus.CacheWrites;
 import dev.georesolver.bus.Debt;
 import dev.georesolver.bus.LeasedDebt;
@@ -15,8 +16,9 @@ import java.util.List;
  * a failed future means the store could not do it now (the caller keeps what it has and retries).
  *
  * <p>The store is made of modules, each its own interface here: {@link Debts} (the reconcile
- * queue), {@link Outbox} (the corrections outbox and delivery cursors) and {@link Cache} (the
- * memory store's write-behind). A new module (audit, batches) is a new interface and accessor here,
+ * queue), {@link Outbox} (the corrections outbox and delivery cursors), {@link Cache} (the
+ * memory store's write-behind) and {@link Audit} (the tenants' hash-chained audit partitions). A
+ * new module (batches) is a new interface and accessor here,
  * its tables in {@link SqliteSchema}, its keys in {@link RedisKeys}, its addresses in
  * {@code bus.Addresses} and its handlers in {@link StateVerticle}.
  */
@@ -33,6 +35,9 @@ public interface StateStore {
 
   /** The memory store's write-behind; {@link Cache#NONE} when this store keeps no cache. */
   Cache cache();
+
+  /** The audit trail. */
+  Audit audit();
 
   /** Status for health: {@code store}, {@code reachable}, {@code persistent} and the backend's own. */
   Future<JsonObject> status();
@@ -85,6 +90,34 @@ public interface StateStore {
 
     /** Saves a named delivery cursor. */
     Future<Void> saveCursor(String name, String cursor);
+  }
+
+  /**
+   * The audit trail: one append-only partition per tenant, each a hash chain
+   * ({@code dev.georesolver.audit.AuditChain}) extended only here, so two chain instances (or, on
+   * Redis, two resolvers) never fork it.
+   */
+  interface Audit {
+
+    /**
+     * Appends each event to its tenant's chain, in order; {@code {"written", "duplicate"}} (an event
+     * whose id is already stored is not written twice, where the backend can tell).
+     */
+    Future<JsonObject> append(List<AuditEvent> events);
+
+    /**
+     * Up to {@code limit} of {@code tenant}'s records after the cursor {@code after} (null: from the
+     * start) with {@code fromMs <= ts_ms < toMs}, oldest first: {@code {"records": [...], "next":
+     * cursor}}; an empty page keeps the cursor. A page may hold fewer than {@code limit} records
+     * while {@code next} moves on (the backend looked through its share and found fewer in range).
+     */
+    Future<JsonObject> page(String tenant, String after, long fromMs, long toMs, int limit);
+
+    /**
+     * Removes each tenant's longest prefix of records older than {@code cutoffMs} and records the
+     * new anchor (the last removed record's seq and hash) with it; the number removed.
+     */
+    Future<Integer> retain(long cutoffMs);
   }
 
   /** The memory store's write-behind: idempotency and cached-index entries kept across restarts. */

@@ -1,6 +1,7 @@
 package dev.georesolver.state;
 
 import dev.georesolver.bus.Addresses;
+import dev.georesolver.bus.AuditBatch;
 import dev.georesolver.bus.CacheWrites;
 import dev.georesolver.bus.DebtBatch;
 import dev.georesolver.bus.FailureCode;
@@ -136,6 +137,9 @@ public final class StateVerticle extends VerticleBase {
           vertx.setPeriodic(PRUNE_MS, id -> sq.prune(idem.maxEntries()));
         }
       }
+      if (manifest.audit().enabled()) {
+        vertx.setPeriodic(manifest.audit().retentionIntervalMs(), id -> retainAudit());
+      }
       metrics.stateRefused("debts", 0);
       metrics.stateRefused("cache", 0);
       return routes();
@@ -171,6 +175,8 @@ public final class StateVerticle extends VerticleBase {
               .addHeader(BUFFER_HEADER, Integer.toString(manifest.state().bufferMax()))))
           .onFailure(t -> m.fail(FailureCode.STORE_UNAVAILABLE.code(), String.valueOf(t.getMessage())))));
     }
+    cs.add(bus.<AuditBatch>consumer(Addresses.STATE_AUDIT_APPEND, this::onAuditAppend));
+    cs.add(bus.<JsonObject>consumer(Addresses.STATE_AUDIT_PAGE, this::onAuditPage));
     cs.add(bus.consumer(Addresses.STATE_STATUS, m -> reply(m, status())));
     return Future.all(cs.stream().map(MessageConsumer::completion).toList());
   }
@@ -197,6 +203,55 @@ public final class StateVerticle extends VerticleBase {
       return;
     }
     reply(m, store.debts().enqueue(debts).map(j -> j.put("refused", 0)));
+  }
+
+  /**
+   * Audit records are never refused for good: while the disk is nearly full the write fails, so each
+   * sender keeps its batch and retries it (and counts what its buffer cannot hold).
+   */
+  private void onAuditAppend(Message<AuditBatch> m) {
+    List<dev.georesolver.bus.AuditEvent> events = m.body().events();
+    if (refusing) {
+      // Not counted as refused: the records are not lost; each sender counts its retries (and any drop).
+      m.fail(FailureCode.STORE_UNAVAILABLE.code(), "disk nearly full: audit records are kept by their senders and retried");
+      return;
+    }
+    reply(m, store.audit().append(events));
+  }
+
+  private void onAuditPage(Message<JsonObject> m) {
+    JsonObject b = m.body();
+    String tenant = b.getString("tenant");
+    String after = b.getString("after");
+    if (tenant == null || tenant.isEmpty()) {
+      m.fail(FailureCode.BAD_REQUEST.code(), "tenant is required");
+      return;
+    }
+    if (after != null && !after.isEmpty() && !after.matches("\\d{1,18}")) {
+      m.fail(FailureCode.BAD_REQUEST.code(), "after must be a cursor from an earlier page");
+      return;
+    }
+    int limit = Math.max(1, Math.min(MAX_PAGE, b.getInteger("limit", 100)));
+    reply(m, store.audit().page(tenant, after, b.getLong("from_ms", Long.MIN_VALUE), b.getLong("to_ms", Long.MAX_VALUE), limit)
+        .map(p -> {
+          if (p.getString("next") == null) {
+            p.put("next", after == null || after.isEmpty() ? "0" : after);
+          }
+          return p;
+        }));
+  }
+
+  /** Removes the audit records older than {@code audit.retention_days}, whole prefixes only. */
+  private void retainAudit() {
+    long cutoff = clock.millis() - manifest.audit().retentionDays() * 86_400_000L;
+    store.audit().retain(cutoff)
+        .onSuccess(n -> {
+          if (n > 0) {
+            log.info("audit retention: removed {} record(s) older than {} days; each tenant's chain anchor moved to its last removed record",
+                n, manifest.audit().retentionDays());
+          }
+        })
+        .onFailure(t -> log.warn("audit retention failed (retried at the next interval): {}", String.valueOf(t.getMessage())));
   }
 
   private void onCacheWrite(Message<CacheWrites> m) {

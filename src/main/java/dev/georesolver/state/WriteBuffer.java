@@ -34,6 +34,8 @@ public final class WriteBuffer<T> {
   private final Function<List<T>, Object> message;
   private final Function<T, String> keyOf;
   private final Consumer<Integer> onRefused;
+  private final int batchMax;
+  private final Counts counts;
   private final List<T> pending = new ArrayList<>();
   private long timer = -1;
   private boolean inFlight;
@@ -49,6 +51,40 @@ public final class WriteBuffer<T> {
    */
   public WriteBuffer(Vertx vertx, String name, String address, long flushMs, int max, Function<List<T>, Object> message,
       Function<T, String> keyOf, Consumer<Integer> onRefused) {
+    this(vertx, name, address, flushMs, max, Integer.MAX_VALUE, message, keyOf, onRefused, Counts.NONE);
+  }
+
+  /**
+   * What a buffer tells besides refusals: records the store took, and records kept for a retry after
+   * a failed write. Called on the owning context.
+   */
+  public interface Counts {
+    /** {@code n} records were written (the store replied). */
+    void written(int n);
+
+    /** {@code n} records could not be written and are kept for the next flush. */
+    void retried(int n);
+
+    /** Counts nothing. */
+    Counts NONE = new Counts() {
+      @Override
+      public void written(int n) {
+      }
+
+      @Override
+      public void retried(int n) {
+      }
+    };
+  }
+
+  /**
+   * A buffer that sends at most {@code batchMax} records per message (the rest go in the next one at
+   * once) and reports what it wrote and retried to {@code counts}.
+   */
+  public WriteBuffer(Vertx vertx, String name, String address, long flushMs, int max, int batchMax,
+      Function<List<T>, Object> message, Function<T, String> keyOf, Consumer<Integer> onRefused, Counts counts) {
+    this.batchMax = batchMax;
+    this.counts = counts;
     this.vertx = vertx;
     this.name = name;
     this.address = address;
@@ -91,8 +127,9 @@ public final class WriteBuffer<T> {
     if (pending.isEmpty() || inFlight) {
       return;
     }
-    List<T> batch = new ArrayList<>(pending);
-    pending.clear();
+    int n = Math.min(batchMax, pending.size());
+    List<T> batch = new ArrayList<>(pending.subList(0, n));
+    pending.subList(0, n).clear();
     inFlight = true;
     vertx.eventBus().request(address, message.apply(batch), dev.georesolver.bus.Node.of(vertx).to(address).setSendTimeout(10_000)).onComplete(ar -> {
       inFlight = false;
@@ -105,14 +142,18 @@ public final class WriteBuffer<T> {
               shortKey(keyOf.apply(batch.get(kept.size()))));
         }
         pending.addAll(0, kept);
+        counts.retried(kept.size());
         if (failures++ % 100 == 0) {
           log.warn("{}: writing {} record(s) to the state store failed ({}); kept for retry, first key {} ({} failed writes)", name,
               batch.size(), ar.cause().getMessage(), shortKey(keyOf.apply(batch.get(0))), failures);
         }
       } else {
         failures = 0;
+        counts.written(batch.size());
       }
-      if (!pending.isEmpty()) {
+      if (ar.succeeded() && pending.size() >= batchMax) {
+        flush();
+      } else if (!pending.isEmpty()) {
         schedule();
       }
     });

@@ -10,8 +10,9 @@
  * never pays a bus hop per answer.
  *
  * <p>The store is made of <b>modules</b>: {@code debts} (the reconcile queue), {@code corrections}
- * (the outbox and delivery cursors) and {@code cache} (the memory store's write-behind). Adding one
- * (audit, batches) touches these places and no others:
+ * (the outbox and delivery cursors), {@code cache} (the memory store's write-behind) and
+ * {@code audit} (the tenants' hash-chained audit partitions, read outside a running resolver by
+ * {@link dev.georesolver.state.AuditReader}). Adding one (batches) touches these places and no others:
  * <ol>
  *   <li>its interface and accessor in {@link dev.georesolver.state.StateStore}, implemented by both
  *       backends;

@@ -43,6 +43,30 @@ class StateSectionsTest {
   }
 
   @Test
+  @DisplayName("the audit block: defaults, every value read, and each problem named by its path")
+  void audit() throws Exception {
+    AuditConfig d = parse("").audit();
+    assertThat(d.level()).isEqualTo("fallbacks");
+    assertThat(d.enabled()).isTrue();
+    assertThat(d.all()).isFalse();
+    assertThat(d.retentionDays()).isEqualTo(2555);
+    AuditConfig a = parse("audit: { level: all, retention_days: 30, flush_interval_ms: 5, batch_max: 10, buffer_max: 100 }\n").audit();
+    assertThat(a.all()).isTrue();
+    assertThat(a.retentionDays()).isEqualTo(30);
+    assertThat(a.flushIntervalMs()).isEqualTo(5);
+    assertThat(a.batchMax()).isEqualTo(10);
+    assertThat(a.bufferMax()).isEqualTo(100);
+    assertThat(parse("audit: { level: \"off\" }\n").audit().enabled()).isFalse();
+    assertThatThrownBy(() -> parse("audit: { level: everything, retention_days: 0, batch_max: 600, buffer_max: 500, colour: red }\n"))
+        .isInstanceOf(ManifestException.class)
+        .satisfies(e -> assertThat(((ManifestException) e).problems()).contains(
+            "audit.level must be fallbacks, all or off",
+            "audit.retention_days must be in [1, 36500]",
+            "audit.batch_max must be <= audit.buffer_max",
+            "audit.colour is not a known field"));
+  }
+
+  @Test
   @DisplayName("an explicit store wins over auto")
   void explicitStore() throws Exception {
     assertThat(parse("state: { store: sqlite }\n").state().storeFor(true)).isEqualTo("sqlite");
