@@ -16,7 +16,17 @@ package dev.georesolver.state;
  *   <tr><td>{@code corrections}</td><td>stream</td><td>the outbox: field {@code c} = the correction JSON</td></tr>
  *   <tr><td>{@code corrected:{id}}</td><td>string</td><td>the correction's cursor: no answer is corrected twice (kept 30 days)</td></tr>
  *   <tr><td>{@code corrections:cursors}</td><td>hash</td><td>delivery cursors by name (webhooks)</td></tr>
+ *   <tr><td>{@code {batch:<id>}:job}</td><td>hash</td><td>a batch job: {@code tenant}, {@code idem_key}, {@code state}, {@code spec}, the counts, the timestamps</td></tr>
+ *   <tr><td>{@code {batch:<id>}:rows}</td><td>hash</td><td>row index → the row as submitted</td></tr>
+ *   <tr><td>{@code {batch:<id>}:results}</td><td>hash</td><td>row index → its result (written once)</td></tr>
+ *   <tr><td>{@code {batch:<id>}:slices}</td><td>sorted set</td><td>slices with rows left, scored by when their lease ends (0: free)</td></tr>
+ *   <tr><td>{@code {batch:<id>}:owners}</td><td>hash</td><td>slice → the process holding its lease</td></tr>
+ *   <tr><td>{@code batches}</td><td>sorted set</td><td>every job id, scored by creation time</td></tr>
+ *   <tr><td>{@code batches:open}</td><td>sorted set</td><td>queued and running job ids, scored by creation time</td></tr>
+ *   <tr><td>{@code batch-idem:<tenant>:<key>}</td><td>string</td><td>the job id a tenant's idem key names</td></tr>
  * </table>
+ * A job's keys share the hash tag {@code {batch:<id>}}, so each script over them touches one slot
+ * (Redis Cluster); the job list, the open set and the idem names are single-key commands.
  * Corrections also write the idempotency entry {@code idem:{key}} and the cached index
  * ({@code addr:{addrKey}}, {@code index}) that the dedupe and index verticles read.
  */
@@ -78,5 +88,42 @@ final class RedisKeys {
 
   String index() {
     return prefix + "index";
+  }
+
+  /** The hash tag of one batch job's keys. */
+  private String batchTag(String id) {
+    return prefix + "{batch:" + id + "}:";
+  }
+
+  String batchJob(String id) {
+    return batchTag(id) + "job";
+  }
+
+  String batchRows(String id) {
+    return batchTag(id) + "rows";
+  }
+
+  String batchResults(String id) {
+    return batchTag(id) + "results";
+  }
+
+  String batchSlices(String id) {
+    return batchTag(id) + "slices";
+  }
+
+  String batchOwners(String id) {
+    return batchTag(id) + "owners";
+  }
+
+  String batches() {
+    return prefix + "batches";
+  }
+
+  String batchesOpen() {
+    return prefix + "batches:open";
+  }
+
+  String batchIdem(String tenant, String idemKey) {
+    return prefix + "batch-idem:" + tenant + ":" + idemKey;
   }
 }

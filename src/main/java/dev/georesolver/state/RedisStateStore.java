@@ -34,7 +34,8 @@ import java.util.Map;
  *
  * <p>Durability is Redis's own: at start the server's {@code appendonly} and {@code save} settings
  * are read, and a server that keeps nothing on disk is reported in the log and in the status.
- * The scripts touch item markers they compute from the prefix, so Redis Cluster is not supported.
+ * The reconcile scripts touch item markers they compute from the prefix, so Redis Cluster is not
+ * supported for them; the batch scripts ({@link RedisBatches}) keep to one job's hash tag.
  * Use from the state verticle's context.
  */
 public final class RedisStateStore implements StateStore {
@@ -199,6 +200,7 @@ public final class RedisStateStore implements StateStore {
   private final GuardedRedis redis;
   private final RedisKeys keys;
   private final Clock clock;
+  private final RedisBatches batches;
   private volatile Boolean persistent;
   private volatile String persistence = "unknown";
 
@@ -206,6 +208,7 @@ public final class RedisStateStore implements StateStore {
     this.redis = redis;
     this.keys = new RedisKeys(prefix);
     this.clock = clock;
+    this.batches = new RedisBatches(redis, keys, clock);
   }
 
   /** Creates the consumer group (once) and reads whether the server keeps anything on disk. */
@@ -431,6 +434,11 @@ public final class RedisStateStore implements StateStore {
   @Override
   public Cache cache() {
     return Cache.NONE;
+  }
+
+  @Override
+  public Batches batches() {
+    return batches;
   }
 
   @Override

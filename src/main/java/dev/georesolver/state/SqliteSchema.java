@@ -69,7 +69,38 @@ final class SqliteSchema {
             precision TEXT,
             resolved_at_ms INTEGER NOT NULL,
             expires_at_ms INTEGER NOT NULL)""",
-          "CREATE INDEX addr_recent ON addr_index(resolved_at_ms)")));
+          "CREATE INDEX addr_recent ON addr_index(resolved_at_ms)")),
+      new Migration("batches", List.of("""
+          CREATE TABLE batch_jobs (
+            id TEXT PRIMARY KEY,
+            tenant TEXT NOT NULL,
+            idem_key TEXT NOT NULL,
+            state TEXT NOT NULL,
+            spec TEXT NOT NULL,
+            total INTEGER NOT NULL DEFAULT 0,
+            done INTEGER NOT NULL DEFAULT 0,
+            resolved INTEGER NOT NULL DEFAULT 0,
+            refused INTEGER NOT NULL DEFAULT 0,
+            invalid INTEGER NOT NULL DEFAULT 0,
+            failed INTEGER NOT NULL DEFAULT 0,
+            created_at_ms INTEGER NOT NULL,
+            started_at_ms INTEGER,
+            finished_at_ms INTEGER,
+            UNIQUE (tenant, idem_key))""",
+          "CREATE INDEX batch_jobs_open ON batch_jobs(created_at_ms) WHERE state IN ('queued', 'running')", """
+          CREATE TABLE batch_items (
+            job_id TEXT NOT NULL,
+            idx INTEGER NOT NULL,
+            row TEXT NOT NULL,
+            result TEXT,
+            PRIMARY KEY (job_id, idx)) WITHOUT ROWID""", """
+          CREATE TABLE batch_slices (
+            job_id TEXT NOT NULL,
+            slice INTEGER NOT NULL,
+            done INTEGER NOT NULL DEFAULT 0,
+            lease_owner TEXT,
+            lease_until_ms INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (job_id, slice)) WITHOUT ROWID""")));
 
   /** The version a file has once every migration ran. */
   static int latest() {
