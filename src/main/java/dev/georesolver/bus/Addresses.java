@@ -273,9 +273,9 @@ public final class Addresses {
    * Submit a batch file, request/reply. Sender: the ingress, once the upload is on disk. Body JSON
    * {@code {"path", "tenant", "idem_key"|null, "sha256", "intent"|null, "name"}}; the batch verticle
    * reads the file (deleting it after), and replies {@code {"created": bool, "job": BatchJob JSON}}.
-   * Failures: {@link FailureCode#BAD_REQUEST} with the message a problem JSON (not a batch file, an
-   * unknown column set, an unknown intent), {@link FailureCode#PAYLOAD_TOO_LARGE} (more rows than
-   * {@code batch.max_rows}, a record too long), {@link FailureCode#STORE_UNAVAILABLE}.
+   * Failures: {@link FailureCode#BAD_REQUEST} with the message a problem JSON whose {@code status}
+   * is 400 (not a batch file, an unknown column set, an unknown intent) or 413 (more rows than
+   * {@code batch.max_rows}, a record too long); {@link FailureCode#STORE_UNAVAILABLE}.
    */
   public static final String BATCH_SUBMIT = "geocode.batch.submit";
 
