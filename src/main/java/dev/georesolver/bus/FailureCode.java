@@ -15,8 +15,6 @@ public enum FailureCode {
   MISCONFIGURED(503),
   /** A bug in the router: an exception in the walker. */
   ROUTER_ERROR(500),
-  /** The submitted input is over a size bound (batch rows, a record); the message is problem JSON. */
-  PAYLOAD_TOO_LARGE(413),
   /** The durable store could not do it now (slow, down, or refusing for lack of disk); retry later. */
   STORE_UNAVAILABLE(507);
 
