@@ -188,7 +188,7 @@ public final class GeoResolver extends VerticleBase {
       for (TierConfig t : manifest.enabledTiers()) {
         deployed = deployed.compose(v -> child(new TierVerticle(new TierSpec(t, manifest.secret(t.name()).orElse(null),
             manifest.routing().admissionFactor(), manifest.routing().margins(), crs, o.localAdapters().get(t.adapter()), o.clock(),
-            o.ticker(), o.random(), metrics))));
+            o.ticker(), o.random(), metrics, manifest.batch().maxShare()))));
       }
     }
     if (o.runs(Role.CHAIN)) {

@@ -288,9 +288,11 @@ public final class Addresses {
   /**
    * Header on a {@link #RESOLVE} or {@link #REVERSE} request naming its traffic class:
    * {@value #PRIORITY_BATCH} for a row of a batch job; absent (or {@value #PRIORITY_LIVE}) for live
-   * traffic. Senders: batch drivers (the command line's {@code batch}, the batch verticle). The
-   * chain does not read it yet; the rule it is for: tiers serve live traffic first, and batch
-   * attempts use at most {@code batch.max_share} of a tier's rate limit and connections.
+   * traffic. Senders: batch drivers (the command line's {@code batch}, the batch verticle); the
+   * chain passes it on to each tier it visits for the request ({@link #tier}). The rule: tiers serve
+   * live traffic first, and batch attempts use at most {@code batch.max_share} of a tier's rate
+   * limit and connections; a batch visit over that share is skipped {@code batch_share} (the batch
+   * verticle slows down and sends the row again).
    */
   public static final String PRIORITY_HEADER = "x-priority";
 

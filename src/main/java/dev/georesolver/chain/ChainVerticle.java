@@ -165,7 +165,8 @@ public final class ChainVerticle extends VerticleBase {
       return;
     }
     Deadline deadline = Deadline.in(ticker, budget);
-    resolve(req, tenant, deadline, sw).onComplete(ar -> {
+    boolean batch = Addresses.PRIORITY_BATCH.equals(msg.headers().get(Addresses.PRIORITY_HEADER));
+    resolve(req, tenant, deadline, sw, batch).onComplete(ar -> {
       if (ar.succeeded()) {
         metrics.result(ar.result());
         if (ar.result() instanceof ResolveResult walked) {
@@ -185,8 +186,16 @@ public final class ChainVerticle extends VerticleBase {
   }
 
 
-  /** One request, from dedupe claim to result. */
+  /** One live request, from dedupe claim to result. */
   Future<ResolveReply> resolve(ResolveRequest req, Tenant tenant, Deadline deadline, Stopwatch sw) {
+    return resolve(req, tenant, deadline, sw, false);
+  }
+
+  /**
+   * One request, from dedupe claim to result; {@code batch}: a batch row, whose tier visits carry
+   * {@link Addresses#PRIORITY_HEADER} so that tiers serve live traffic first.
+   */
+  Future<ResolveReply> resolve(ResolveRequest req, Tenant tenant, Deadline deadline, Stopwatch sw, boolean batch) {
     IntentConfig intent = manifest.intent(req.intent()).orElseThrow();
     List<TierConfig> ladder = ladders.ladder(intent.name(), req.direction(), tenant.strictRegion());
     if (ladder.isEmpty()) {
@@ -198,7 +207,7 @@ public final class ChainVerticle extends VerticleBase {
     String key = key(req);
     // Only requests that would walk the same ladder share a walk: a strict tenant's is its region's.
     String coalesceKey = key + "|" + intent.name() + "|" + req.direction() + (tenant.strict() ? "|in:" + tenant.strictRegion() : "");
-    Walk walk = new Walk(req, intent, ladder, deadline, sw, key);
+    Walk walk = new Walk(req, intent, ladder, deadline, sw, key, batch);
     return claim(key, coalesceKey, intent, deadline).<ResolveReply>compose(v -> switch (v.kind()) {
       case REPLAY -> Future.succeededFuture(v.answer().replayed(intent.name(), req.traceId(), sw.elapsedMs(), v.ageMs() / 1000));
       case JOINED -> Future.succeededFuture(v.answer().joined(intent.name(), req.traceId(), sw.elapsedMs()));
@@ -253,9 +262,10 @@ public final class ChainVerticle extends VerticleBase {
 
   /** The state of one walk; confined to this verticle's context. */
   private record Walk(ResolveRequest req, IntentConfig intent, List<TierConfig> ladder, Deadline deadline,
-                      Stopwatch sw, String key, List<Attempt> attempts) {
-    Walk(ResolveRequest req, IntentConfig intent, List<TierConfig> ladder, Deadline deadline, Stopwatch sw, String key) {
-      this(req, intent, ladder, deadline, sw, key, new ArrayList<>(ladder.size()));
+                      Stopwatch sw, String key, boolean batch, List<Attempt> attempts) {
+    Walk(ResolveRequest req, IntentConfig intent, List<TierConfig> ladder, Deadline deadline, Stopwatch sw, String key,
+        boolean batch) {
+      this(req, intent, ladder, deadline, sw, key, batch, new ArrayList<>(ladder.size()));
     }
   }
 
@@ -278,6 +288,9 @@ public final class ChainVerticle extends VerticleBase {
         .setSendTimeout(Admission.visitWaitMs(left, view.neededBelow(w.ladder(), i, manifest.routing().admissionFactor())))
         .addHeader(Addresses.DEADLINE_HEADER, Long.toString(left))
         .addHeader(Addresses.TRACE_HEADER, w.req().traceId());
+    if (w.batch()) {
+      o.addHeader(Addresses.PRIORITY_HEADER, Addresses.PRIORITY_BATCH);
+    }
     long t0 = ticker.nanoTime();
     return vertx.eventBus()
         .<TierReply>request(Addresses.tier(tier.name()), tierRequest(w, reserve), o)

@@ -60,6 +60,11 @@ public final class TierVerticle extends VerticleBase {
   private TierCall call;
   private TierBreaker breaker;
   private RateLimiter rateLimiter;
+  /** The batch attempts' own limiter, at {@code batch.max_share} of the tier's rate; null without a rate limit. */
+  private RateLimiter batchLimiter;
+  /** Batch attempts in flight at most: {@code batch.max_share} of the pool, at least one. */
+  private int batchCap;
+  private int batchInFlight;
   private LatencyWindow latency;
   private HitSelector selector;
   private Backoff backoff;
@@ -79,7 +84,9 @@ public final class TierVerticle extends VerticleBase {
     backoff = new Backoff(cfg.retryBackoffMs(), spec.random());
     breaker = new TierBreaker(cfg.name(), cfg.breaker(), spec.clock(), this::onTransition);
     spec.metrics().tier(cfg.name());
-    rateLimiter = cfg.rateLimitPerS() > 0 ? rateLimiter(cfg) : null;
+    rateLimiter = cfg.rateLimitPerS() > 0 ? rateLimiter(cfg.name(), cfg.rateLimitPerS()) : null;
+    batchLimiter = cfg.rateLimitPerS() > 0 ? rateLimiter(cfg.name() + "-batch", cfg.rateLimitPerS() * spec.batchShare()) : null;
+    batchCap = Math.max(1, (int) Math.floor(cfg.poolSize() * spec.batchShare()));
     return buildCall().compose(c -> {
       call = c;
       MessageConsumer<TierRequest> visits = vertx.eventBus().consumer(Addresses.tier(cfg.name()), this::onVisit);
@@ -106,11 +113,11 @@ public final class TierVerticle extends VerticleBase {
     return factory.create(vertx, cfg).map(a -> new LocalTierCall(vertx, cfg.adapter(), a));
   }
 
-  private static RateLimiter rateLimiter(TierConfig cfg) {
+  private static RateLimiter rateLimiter(String name, double perS) {
     // Small periods keep the limit smooth: at 50/s, 5 calls per 100 ms rather than 50 at once.
-    int perPeriod = (int) Math.max(1, Math.ceil(cfg.rateLimitPerS() / 10));
-    long periodNanos = (long) (perPeriod / cfg.rateLimitPerS() * 1e9);
-    return RateLimiter.of(cfg.name(), RateLimiterConfig.custom()
+    int perPeriod = (int) Math.max(1, Math.ceil(perS / 10));
+    long periodNanos = (long) (perPeriod / perS * 1e9);
+    return RateLimiter.of(name, RateLimiterConfig.custom()
         .limitForPeriod(perPeriod)
         .limitRefreshPeriod(Duration.ofNanos(periodNanos))
         .timeoutDuration(Duration.ZERO)
@@ -129,12 +136,18 @@ public final class TierVerticle extends VerticleBase {
       msg.reply(TierReply.skipped("unsupported", req.direction() == Direction.REVERSE ? "no reverse lookups" : "no forward lookups", 0));
       return;
     }
-    attempt(req, deadline, 1, null).onComplete(ar -> msg.reply(ar.succeeded() ? ar.result()
+    boolean batch = Addresses.PRIORITY_BATCH.equals(msg.headers().get(Addresses.PRIORITY_HEADER));
+    attempt(req, deadline, 1, null, batch).onComplete(ar -> msg.reply(ar.succeeded() ? ar.result()
         : TierReply.failed(FailureClass.UNCLASSIFIED, ProviderText.bound("tier error: " + ar.cause()), 0)));
   }
 
-  /** Attempt number {@code n}; {@code last} is the previous attempt's failure, if any. */
-  private Future<TierReply> attempt(TierRequest req, Deadline deadline, int n, ProviderAnswer.Failed last) {
+  /**
+   * Attempt number {@code n}; {@code last} is the previous attempt's failure, if any. A batch
+   * attempt ({@code batch}) must also fit the batch share: fewer than {@code batchCap} batch
+   * attempts in flight and a token of the batch limiter, so live traffic always keeps the rest of
+   * the connections and of the rate.
+   */
+  private Future<TierReply> attempt(TierRequest req, Deadline deadline, int n, ProviderAnswer.Failed last, boolean batch) {
     long wait = n == 1 ? 0 : backoff.delayMs(n - 1);
     Admission.Decision d = Admission.decide(deadline.remainingMs() - spec.margins().tierReplyMs(), req.reserveMs(), wait,
         latency.median(), spec.admissionFactor(), cfg.timeoutMs());
@@ -146,13 +159,35 @@ public final class TierVerticle extends VerticleBase {
       if (permit == null) {
         return Future.succeededFuture(stop(n, last, "breaker_open", null));
       }
+      if (batch && !withinBatchShare(permit)) {
+        return Future.succeededFuture(stop(n, last, "batch_share", "batch attempts use at most " + spec.batchShare()
+            + " of this tier"));
+      }
       if (!withinRateLimit(permit)) {
         return Future.succeededFuture(stop(n, last, "rate_limited", null));
       }
-      return underPermit(permit, req, d.attemptTimeoutMs(), outcome -> outcome instanceof Outcome.Found found
-          ? Future.succeededFuture(TierReply.hit(found.hit(), n))
-          : next(req, deadline, n, ((Outcome.Failed) outcome).failure()));
+      if (batch) {
+        batchInFlight++;
+      }
+      Future<TierReply> r = underPermit(permit, req, d.attemptTimeoutMs(), outcome -> {
+        if (batch) {
+          batchInFlight--;
+        }
+        return outcome instanceof Outcome.Found found
+            ? Future.succeededFuture(TierReply.hit(found.hit(), n))
+            : next(req, deadline, n, ((Outcome.Failed) outcome).failure(), batch);
+      });
+      return r;
     });
+  }
+
+  /** Whether a batch attempt fits the batch share (connections, then rate); when it does not, the permit is handed back. */
+  private boolean withinBatchShare(Permit permit) {
+    boolean within = batchInFlight < batchCap && (batchLimiter == null || batchLimiter.acquirePermission());
+    if (!within) {
+      breaker.release(permit);
+    }
+    return within;
   }
 
   /** Whether the rate limiter lets the call through; when it does not, the permit is handed back. */
@@ -239,9 +274,9 @@ public final class TierVerticle extends VerticleBase {
     return new Outcome.Failed(new ProviderAnswer.Failed(FailureClass.UNCLASSIFIED, ProviderText.bound("tier error: " + t), null));
   }
 
-  private Future<TierReply> next(TierRequest req, Deadline deadline, int n, ProviderAnswer.Failed f) {
+  private Future<TierReply> next(TierRequest req, Deadline deadline, int n, ProviderAnswer.Failed f, boolean batch) {
     if (f.failureClass().retryable() && n <= cfg.retryBudget()) {
-      return attempt(req, deadline, n + 1, f);
+      return attempt(req, deadline, n + 1, f, batch);
     }
     return Future.succeededFuture(TierReply.failed(f.failureClass(), f.detail(), n));
   }
