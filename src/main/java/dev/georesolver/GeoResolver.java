@@ -13,6 +13,7 @@ import dev.georesolver.config.TierConfig;
 import dev.georesolver.crs.CrsCatalog;
 import dev.georesolver.deadline.Ticker;
 import dev.georesolver.ingress.IngressVerticle;
+import dev.georesolver.jobs.BatchVerticle;
 import dev.georesolver.metrics.Metrics;
 import dev.georesolver.ops.OpsVerticle;
 import dev.georesolver.provider.Direction;
@@ -199,6 +200,10 @@ public final class GeoResolver extends VerticleBase {
     }
     if (o.runs(Role.STATE)) {
       deployed = deployed.compose(v -> deployReconciler());
+      if (manifest.batch().enabled()) {
+        // Batch rows go through the chains deployed above; the store keeps the jobs.
+        deployed = deployed.compose(v -> child(new BatchVerticle(manifest, o.clock())));
+      }
     }
     if (o.runs(Role.INGRESS)) {
       deployed = deployed.compose(v -> child(new OpsVerticle(manifest, metrics, o.clock()))).compose(v -> ingress());

@@ -6,6 +6,7 @@ import dev.georesolver.config.Manifest;
 import dev.georesolver.config.MarginsConfig;
 import dev.georesolver.deadline.Ticker;
 import dev.georesolver.corrections.CorrectionRoutes;
+import dev.georesolver.jobs.BatchRoutes;
 import dev.georesolver.metrics.Metrics;
 import dev.georesolver.provider.Direction;
 import dev.georesolver.tenant.Tenants;
@@ -111,6 +112,10 @@ public final class IngressVerticle extends VerticleBase {
     CompatRoutes.mount(router, bus, validator, auth.gate(), margins);
     // The corrections feed and stream (each tenant its own), and the reconcile figures (admin).
     CorrectionRoutes.mount(router, bus, auth);
+    // Batch jobs off the synchronous path (each tenant its own; an admin sees all).
+    if (manifest.batch().enabled()) {
+      BatchRoutes.mount(router, vertx, auth, manifest.batch(), java.time.Clock.systemUTC());
+    }
     router.get("/health/live").handler(ctx -> ctx.response().putHeader("content-type", "application/json")
         .end(new JsonObject().put("status", "live").toBuffer()));
     router.get("/health/ready").handler(new HealthHandler(bus, margins.healthTimeoutMs()));
