@@ -156,7 +156,7 @@ final class RedisBatches implements StateStore.Batches {
   private Future<JsonObject> write(BatchJob job) {
     Request h = Request.cmd(Command.HSET).arg(keys.batchJob(job.id()))
         .arg("id").arg(job.id()).arg("tenant").arg(job.tenant()).arg("idem_key").arg(job.idemKey())
-        .arg("state").arg(BatchJob.LOADING).arg("spec").arg(job.spec().encode()).arg("total").arg(0).arg("done").arg(0)
+        .arg("state").arg(BatchJob.LOADING).arg("spec").arg(job.spec().encode()).arg("total").arg(job.total()).arg("done").arg(0)
         .arg("resolved").arg(0).arg("refused").arg(0).arg("invalid").arg(0).arg("failed").arg(0)
         .arg("created_at").arg(job.createdAtMs());
     Request z = Request.cmd(Command.ZADD).arg(keys.batches()).arg(job.createdAtMs()).arg(job.id());

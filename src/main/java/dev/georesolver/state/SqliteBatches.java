@@ -32,14 +32,15 @@ final class SqliteBatches {
   }
 
   static JsonObject create(Connection c, BatchJob j) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement("INSERT INTO batch_jobs (id, tenant, idem_key, state, spec, created_at_ms) "
-        + "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(tenant, idem_key) DO NOTHING")) {
+    try (PreparedStatement ps = c.prepareStatement("INSERT INTO batch_jobs (id, tenant, idem_key, state, spec, created_at_ms, total) "
+        + "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(tenant, idem_key) DO NOTHING")) {
       ps.setString(1, j.id());
       ps.setString(2, j.tenant());
       ps.setString(3, j.idemKey());
       ps.setString(4, BatchJob.LOADING);
       ps.setString(5, j.spec().encode());
       ps.setLong(6, j.createdAtMs());
+      ps.setLong(7, j.total());
       boolean created = ps.executeUpdate() == 1;
       BatchJob now = created ? get(c, j.id()) : find(c, j.tenant(), j.idemKey());
       return new JsonObject().put("created", created).put("job", now.toJson());
