@@ -47,12 +47,18 @@ public final class ResolverProcess implements AutoCloseable {
 
   /** Starts {@code Main} with {@code args} and {@code env} added to this JVM's environment; waits until it listens. */
   public static ResolverProcess start(Map<String, String> env, String... args) throws IOException, InterruptedException {
+    return start(30, env, args);
+  }
+
+  /** As {@link #start(Map, String...)}, waiting at most {@code startSeconds} for it to listen (a loaded machine starts a JVM slowly). */
+  public static ResolverProcess start(int startSeconds, Map<String, String> env, String... args)
+      throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>(List.of(javaBin(), "-Xmx256m", "-cp", mainClasspath(), "dev.georesolver.Main"));
     cmd.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(cmd);
     pb.environment().putAll(env);
     ResolverProcess p = new ResolverProcess(pb.start());
-    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(startSeconds);
     while (p.port < 0) {
       if (!p.process.isAlive() || System.nanoTime() > until) {
         p.close();
