@@ -17,6 +17,8 @@
 # (f) tenants: the replay and pass-through of (a) and (b) against a second resolver whose manifest
 #     adds a tenants: block (BENCH_TENANTS tenants, default 20, two keys each), asked with a
 #     tenant's key, alternating in each round with the resolver without tenants; target: within 5 %;
+# (g) batch: rows/s of a 100,000-row CSV embedded and over HTTP, peak RSS during a 1,000,000-row
+#     upload, live p99 at half load with and without a batch (scripts/bench-batch.sh; --no-batch skips);
 # then JFR profiles of the replay and pass-through paths under wrk, and the JMH microbenchmarks.
 # Every load figure is the median of three rounds; baseline and subject alternate in each round.
 #
@@ -29,15 +31,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 
-BUILD=1 QUICK=0 JMH=1 PROFILE=1 DOC=docs/benchmarks.md
+BUILD=1 QUICK=0 JMH=1 PROFILE=1 BATCH=1 DOC=docs/benchmarks.md
 while [ $# -gt 0 ]; do
   case "$1" in
     --no-build) BUILD=0 ;;
     --quick) QUICK=1 ;;
     --no-jmh) JMH=0 ;;
     --no-profile) PROFILE=0 ;;
+    --no-batch) BATCH=0 ;;
     --doc) DOC=$2; shift ;;
-    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
     *) echo "bench.sh: unknown argument $1" >&2; exit 2 ;;
   esac
   shift
@@ -548,6 +551,12 @@ cpu_row() {
   printf '%s / %s / %s / %s%s' "$(cpu_field "$1" server_cpu)" "$(cpu_field "$1" server_core)" "$(cpu_field "$1" client_core)" "$(cpu_field "$1" foreign)" "$cs"
 }
 
+# ---------------------------------------------------------------- (g) batch
+if [ "$BATCH" = 1 ]; then
+  say "(g) batch: scripts/bench-batch.sh"
+  scripts/bench-batch.sh --no-build --out "$RUN/batch.md" || fail_run "(g) batch benchmark"
+fi
+
 {
   echo "<!-- bench:begin — written by scripts/bench.sh; edits between these markers are overwritten -->"
   echo
@@ -659,6 +668,9 @@ cpu_row() {
   echo
   echo "Resolver at the end of the run: **RSS $((RSS_KB / 1024)) MB** (peak $((HWM_KB / 1024)) MB), Java heap in use ${HEAP_USED} MB, ${L1_ENTRIES:-?} answers in the in-process store (bounded at 100,000)."
   echo
+  if [ -f "$RUN/batch.md" ]; then
+    cat "$RUN/batch.md"
+  fi
   if [ "$PROFILE" = 1 ]; then
     echo "#### Profile: replay (JFR \`settings=profile\`, ${JFR_S}s of wrk)"
     echo
