@@ -76,7 +76,7 @@ final class BatchCommand implements Callable<Integer> {
 
   @Option(names = "--retries", paramLabel = "N", defaultValue = "5",
       description = "times a row whose answer may come later is asked again, with backoff: no answer in time (then the row "
-          + "is failed); with --server also unreachable, 429, 502-504 (then the run stops, resumable) (default ${DEFAULT-VALUE})")
+          + "is failed); with --server the server's job retries its rows itself (default ${DEFAULT-VALUE})")
   int retries;
 
   @Option(names = "--progress", paramLabel = "auto|bar|lines|none", defaultValue = "auto",
