@@ -26,7 +26,7 @@ class ManifestDescribeTest {
     assertThat(d.getString("sha256")).isEqualTo(m.sha256());
     JsonObject effective = d.getJsonObject("manifest");
     assertThat(effective.fieldNames()).containsExactly("routing", "intents", "default_intent", "crs_definitions", "tenants", "server",
-        "state", "reconcile", "corrections");
+        "state", "reconcile", "corrections", "batch");
     assertThat(effective.getValue("tenants")).as("no tenants: open access").isNull();
     JsonObject idem = effective.getJsonObject("routing").getJsonObject("idempotency");
     assertThat(idem.getString("key_strategy")).isEqualTo("sha256(normalized_address + bounding_box)");
