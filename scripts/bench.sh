@@ -30,6 +30,8 @@
 #     resolver as it is and the replay/bare and pass/direct ratios it implies;
 # (h) clustered bus: replay and pass-through through one clustered node with every role vs an
 #     ingress-only node forwarding to a chain node (scripts/bench/cluster-hop.sh), throughput ratio;
+# (i) batch: rows/s of a 100,000-row CSV embedded and over HTTP, peak RSS during a 1,000,000-row
+#     upload, live p99 at half load with and without a batch (scripts/bench-batch.sh; --no-batch skips);
 # then JFR profiles of the replay and pass-through paths under wrk, and the JMH microbenchmarks.
 # Every load figure is the median of three rounds (one with --quick); baseline and subject alternate
 # in each round. The resolver is warmed until its throughput stops climbing (C2 keeps compiling for
@@ -49,7 +51,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 
-BUILD=1 QUICK=0 JMH=1 PROFILE=1 DOC=docs/benchmarks.md
+BUILD=1 QUICK=0 JMH=1 PROFILE=1 BATCH=1 DOC=docs/benchmarks.md
 # --jvm-matrix [its options]: the JVM matrix instead (scripts/bench/jvm-matrix.sh, same placement).
 [ "${1:-}" = --jvm-matrix ] && { shift; exec scripts/bench/jvm-matrix.sh "$@"; }
 while [ $# -gt 0 ]; do
@@ -58,8 +60,9 @@ while [ $# -gt 0 ]; do
     --quick) QUICK=1 ;;
     --no-jmh) JMH=0 ;;
     --no-profile) PROFILE=0 ;;
+    --no-batch) BATCH=0 ;;
     --doc) DOC=$2; shift ;;
-    -h|--help) sed -n '2,47p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,49p' "$0"; exit 0 ;;
     *) echo "bench.sh: unknown argument $1" >&2; exit 2 ;;
   esac
   shift
@@ -773,6 +776,12 @@ cpu_row() {
   printf '%s / %s / %s / %s%s' "$(cpu_field "$1" server_cpu)" "$(cpu_field "$1" server_core)" "$(cpu_field "$1" client_core)" "$(cpu_field "$1" foreign)" "$cs"
 }
 
+# ---------------------------------------------------------------- (i) batch
+if [ "$BATCH" = 1 ]; then
+  say "(i) batch: scripts/bench-batch.sh"
+  scripts/bench-batch.sh --no-build --out "$RUN/batch.md" || fail_run "(i) batch benchmark"
+fi
+
 {
   echo "<!-- bench:begin — written by scripts/bench.sh; edits between these markers are overwritten -->"
   echo
@@ -927,6 +936,9 @@ cpu_row() {
   echo
   echo "The store alone (\`store-footprint\`, same JVM flags, 100,000 answers shaped like the pass-through ones): **$FP_BYTES bytes of heap per stored answer**, of which $FP_JSON bytes are the answer's JSON; raw line: \`$(grep '^RESULT' "$RUN/footprint.out")\`."
   echo
+  if [ -f "$RUN/batch.md" ]; then
+    cat "$RUN/batch.md"
+  fi
   if [ "$PROFILE" = 1 ]; then
     echo "#### Profile: replay (JFR \`settings=profile\`, ${JFR_S}s of wrk)"
     echo

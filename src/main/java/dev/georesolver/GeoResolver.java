@@ -15,6 +15,7 @@ import dev.georesolver.config.TierConfig;
 import dev.georesolver.crs.CrsCatalog;
 import dev.georesolver.deadline.Ticker;
 import dev.georesolver.ingress.IngressVerticle;
+import dev.georesolver.jobs.BatchVerticle;
 import dev.georesolver.metrics.Metrics;
 import dev.georesolver.ops.OpsVerticle;
 import dev.georesolver.provider.Direction;
@@ -273,6 +274,10 @@ public final class GeoResolver extends VerticleBase {
     }
     if (o.runs(Role.STATE)) {
       deployed = deployed.compose(v -> deployReconciler());
+      if (manifest.batch().enabled()) {
+        // Batch rows go through the chains deployed above; the store keeps the jobs.
+        deployed = deployed.compose(v -> child(new BatchVerticle(manifest, o.clock())));
+      }
     }
     if (o.runs(Role.INGRESS)) {
       deployed = deployed.compose(v -> child(new OpsVerticle(live, metrics, o.clock())));
@@ -316,7 +321,8 @@ public final class GeoResolver extends VerticleBase {
   /** One tier's verticle for revision {@code m}, its breaker starting in {@code forced} (null: closed), visited at {@code visitAddress}. */
   private TierVerticle tier(Manifest m, TierConfig t, TierBreaker.Force forced, String visitAddress) {
     return new TierVerticle(new TierSpec(t, m.secret(t.name()).orElse(null), m.routing().admissionFactor(), m.routing().margins(), crs,
-        o.localAdapters().get(t.adapter()), o.clock(), o.ticker(), o.random(), metrics), forced, visitAddress).tracing(tracing);
+        o.localAdapters().get(t.adapter()), o.clock(), o.ticker(), o.random(), metrics, m.batch().maxShare()), forced, visitAddress)
+        .tracing(tracing);
   }
 
   /**

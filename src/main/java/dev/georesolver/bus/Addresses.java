@@ -332,6 +332,59 @@ public final class Addresses {
    */
   public static final String STATE_STATUS = "geocode.state.status";
 
+  // The batches module: jobs, their rows and results, slice leases. Sender: the batch verticle
+  // (and the ingress's batch routes for get, list, cancel and page). Bodies JSON; a failure is
+  // STORE_UNAVAILABLE (the store could not do it now) or BAD_REQUEST.
+
+  /** A tenant's job by idem key: body {@code {"tenant", "idem_key"}}; reply {@link BatchJob} JSON or null. */
+  public static final String STATE_BATCHES_FIND = "geocode.state.batches.find";
+
+  /** Create a job (state loading) unless the tenant has its idem key: body {@link BatchJob} JSON; reply {@code {"created", "job"}}. */
+  public static final String STATE_BATCHES_CREATE = "geocode.state.batches.create";
+
+  /** Store rows of a loading job: body {@code {"job", "rows": [{"i", "row", "result"?}…]}}; reply {@code {}} once written. */
+  public static final String STATE_BATCHES_APPEND = "geocode.state.batches.append";
+
+  /** End loading: body {@code {"job", "total", "columns"}}; reply the job (queued, or done when no row is left). */
+  public static final String STATE_BATCHES_SEAL = "geocode.state.batches.seal";
+
+  /** One job: body {@code {"job"}}; reply {@link BatchJob} JSON or null. */
+  public static final String STATE_BATCHES_GET = "geocode.state.batches.get";
+
+  /** Jobs, newest first: body {@code {"tenant"|null, "limit"}}; reply {@code {"batches": [BatchJob JSON…]}}. */
+  public static final String STATE_BATCHES_LIST = "geocode.state.batches.list";
+
+  /** Cancel: body {@code {"job"}}; reply the job after, or null when there is none. */
+  public static final String STATE_BATCHES_CANCEL = "geocode.state.batches.cancel";
+
+  /**
+   * Lease a slice: body {@code {"owner", "lease_ms", "skip": [job id…]}}; reply {@code {"job", "slice",
+   * "rows": [{"i", "row"}…]}} (the rows without a result) or null when no open job has one.
+   */
+  public static final String STATE_BATCHES_LEASE = "geocode.state.batches.lease";
+
+  /** Extend a slice's lease: body {@code {"owner", "job", "slice", "lease_ms"}}; reply {@code {"held": bool}} (false: lost, or the job ended). */
+  public static final String STATE_BATCHES_RENEW = "geocode.state.batches.renew";
+
+  /** Record results: body {@code {"job", "results": [{"i", "result"}…]}} (a row's first result only counts); reply the job after. */
+  public static final String STATE_BATCHES_RECORD = "geocode.state.batches.record";
+
+  /** A slice all of whose rows have a result: body {@code {"owner", "job", "slice"}}; reply {@code {}}. */
+  public static final String STATE_BATCHES_FINISH = "geocode.state.batches.finish";
+
+  /** Rows in input order: body {@code {"job", "from", "limit"}}; reply {@code {"rows": [{"i", "row", "result"?}…]}}. */
+  public static final String STATE_BATCHES_PAGE = "geocode.state.batches.page";
+
+  /**
+   * Submit a batch file, request/reply. Sender: the ingress, once the upload is on disk. Body JSON
+   * {@code {"path", "tenant", "idem_key"|null, "sha256", "intent"|null, "name"}}; the batch verticle
+   * reads the file (deleting it after), and replies {@code {"created": bool, "job": BatchJob JSON}}.
+   * Failures: {@link FailureCode#BAD_REQUEST} with the message a problem JSON whose {@code status}
+   * is 400 (not a batch file, an unknown column set, an unknown intent) or 413 (more rows than
+   * {@code batch.max_rows}, a record too long); {@link FailureCode#STORE_UNAVAILABLE}.
+   */
+  public static final String BATCH_SUBMIT = "geocode.batch.submit";
+
   /** Header on every request: milliseconds left, measured by the sender at sending. */
   public static final String DEADLINE_HEADER = "x-deadline-ms";
 
@@ -359,9 +412,11 @@ public final class Addresses {
   /**
    * Header on a {@link #RESOLVE} or {@link #REVERSE} request naming its traffic class:
    * {@value #PRIORITY_BATCH} for a row of a batch job; absent (or {@value #PRIORITY_LIVE}) for live
-   * traffic. Senders: batch drivers (the command line's {@code batch}, the batch verticle). The
-   * chain does not read it yet; the rule it is for: tiers serve live traffic first, and batch
-   * attempts use at most {@code batch.max_share} of a tier's rate limit and connections.
+   * traffic. Senders: batch drivers (the command line's {@code batch}, the batch verticle); the
+   * chain passes it on to each tier it visits for the request ({@link #tier}). The rule: tiers serve
+   * live traffic first, and batch attempts use at most {@code batch.max_share} of a tier's rate
+   * limit and connections; a batch visit over that share is skipped {@code batch_share} (the batch
+   * verticle slows down and sends the row again).
    */
   public static final String PRIORITY_HEADER = "x-priority";
 

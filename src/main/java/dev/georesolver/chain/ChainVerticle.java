@@ -235,8 +235,9 @@ public final class ChainVerticle extends VerticleBase {
       return Future.succeededFuture();
     }
     Deadline deadline = Deadline.in(ticker, budget);
+    boolean batch = Addresses.PRIORITY_BATCH.equals(msg.headers().get(Addresses.PRIORITY_HEADER));
     walk.set(SpanNames.INTENT, req.intent()).set(SpanNames.DIRECTION, req.direction().name().toLowerCase(Locale.ROOT));
-    return resolve(s, req, tenant, deadline, sw, walk).andThen(ar -> {
+    return resolve(s, req, tenant, deadline, sw, walk, batch).andThen(ar -> {
       if (ar.succeeded()) {
         ended(walk, ar.result());
         metrics.result(ar.result());
@@ -280,8 +281,12 @@ public final class ChainVerticle extends VerticleBase {
   }
 
 
-  /** One request, from dedupe claim to result. */
-  private Future<ResolveReply> resolve(Snapshot s, ResolveRequest req, Tenant tenant, Deadline deadline, Stopwatch sw, Hop trace) {
+  /**
+   * One request, from dedupe claim to result; {@code batch}: a batch row, whose tier visits carry
+   * {@link Addresses#PRIORITY_HEADER} so that tiers serve live traffic first.
+   */
+  private Future<ResolveReply> resolve(Snapshot s, ResolveRequest req, Tenant tenant, Deadline deadline, Stopwatch sw, Hop trace,
+                                       boolean batch) {
     IntentConfig intent = s.manifest().intent(req.intent()).orElseThrow();
     List<TierConfig> ladder = s.ladders().ladder(intent.name(), req.direction(), tenant.strictRegion());
     if (ladder.isEmpty()) {
@@ -293,7 +298,7 @@ public final class ChainVerticle extends VerticleBase {
     String key = key(req);
     // Only requests that would walk the same ladder share a walk: a strict tenant's is its region's.
     String coalesceKey = key + "|" + intent.name() + "|" + req.direction() + (tenant.strict() ? "|in:" + tenant.strictRegion() : "");
-    Walk walk = new Walk(s, req, intent, ladder, deadline, sw, key, trace);
+    Walk walk = new Walk(s, req, intent, ladder, deadline, sw, key, trace, batch);
     return claim(s, key, coalesceKey, intent, deadline).<ResolveReply>compose(v -> switch (v.kind()) {
       case REPLAY -> Future.succeededFuture(v.answer().replayed(intent.name(), req.traceId(), sw.elapsedMs(), v.ageMs() / 1000));
       case JOINED -> Future.succeededFuture(v.answer().joined(intent.name(), req.traceId(), sw.elapsedMs()));
@@ -348,10 +353,10 @@ public final class ChainVerticle extends VerticleBase {
 
   /** The state of one walk; confined to this verticle's context. */
   private record Walk(Snapshot s, ResolveRequest req, IntentConfig intent, List<TierConfig> ladder, Deadline deadline,
-                      Stopwatch sw, String key, Hop trace, List<Attempt> attempts) {
+                      Stopwatch sw, String key, Hop trace, boolean batch, List<Attempt> attempts) {
     Walk(Snapshot s, ResolveRequest req, IntentConfig intent, List<TierConfig> ladder, Deadline deadline, Stopwatch sw, String key,
-         Hop trace) {
-      this(s, req, intent, ladder, deadline, sw, key, trace, new ArrayList<>(ladder.size()));
+         Hop trace, boolean batch) {
+      this(s, req, intent, ladder, deadline, sw, key, trace, batch, new ArrayList<>(ladder.size()));
     }
 
     double admissionFactor() {
@@ -380,6 +385,9 @@ public final class ChainVerticle extends VerticleBase {
         .setSendTimeout(Admission.visitWaitMs(left, view.neededBelow(w.ladder(), i, w.admissionFactor())))
         .addHeader(Addresses.DEADLINE_HEADER, Long.toString(left))
         .addHeader(Addresses.TRACE_HEADER, w.req().traceId()));
+    if (w.batch()) {
+      o.addHeader(Addresses.PRIORITY_HEADER, Addresses.PRIORITY_BATCH);
+    }
     long t0 = ticker.nanoTime();
     return vertx.eventBus()
         .<TierReply>request(w.s().revision().visitAddress(tier.name()), tierRequest(w, reserve), o)

@@ -29,14 +29,11 @@ import java.util.concurrent.TimeUnit;
  * the finished output is the same as an uninterrupted run's. Exit 0 when every row resolved, 1 when
  * some did not, 2 for usage, 3 when no answer could be had, 130 when interrupted.
  *
- * <p>Against {@code --server} each row is one {@code /v1/geocode} or {@code /v1/reverse} request
- * for now.
+ * <p>Against {@code --server} the whole file is one job of the server's batch API
+ * ({@link ServerBatch}): submitted, followed with the same progress bar, and its results
+ * downloaded; running the same command again follows the same job (the server knows the file by
+ * its content), so {@code --resume} needs no progress file there.
  */
-// TODO(issue 13, second half): with --server, submit the file to POST /v1/batches, poll
-//  GET /v1/batches/{id} for the progress bar, and download GET /v1/batches/{id}/results?format=…
-//  to the output (resume = poll the same job again). That replaces ResolverOptions.open's
-//  HttpResolver here only: a Resolver is the per-row path, the server's job the whole-file one, so the
-//  switch is a branch in call() before BatchRun.
 @Command(name = "batch", mixinStandardHelpOptions = true, versionProvider = Cli.Version.class,
     description = {"Resolves every row of a CSV (address; or street, city, region, postcode, country; or lat, lon), JSON Lines "
         + "or JSON array file and writes the input columns with the results, in input order.",
@@ -79,7 +76,7 @@ final class BatchCommand implements Callable<Integer> {
 
   @Option(names = "--retries", paramLabel = "N", defaultValue = "5",
       description = "times a row whose answer may come later is asked again, with backoff: no answer in time (then the row "
-          + "is failed); with --server also unreachable, 429, 502-504 (then the run stops, resumable) (default ${DEFAULT-VALUE})")
+          + "is failed); with --server the server's job retries its rows itself (default ${DEFAULT-VALUE})")
   int retries;
 
   @Option(names = "--progress", paramLabel = "auto|bar|lines|none", defaultValue = "auto",
@@ -140,6 +137,9 @@ final class BatchCommand implements Callable<Integer> {
     } catch (IOException e) {
       throw new CliException(Exit.USAGE, input + ": " + e.getMessage());
     }
+    if (where.server != null && !where.server.isBlank()) {
+      return onServer(scan, f);
+    }
     BatchRun run = new BatchRun(plan, scan);
     progress.note(Progress.count(scan.rows()) + " rows (" + Progress.count(scan.invalid()) + " invalid) in " + input
         + "; starting " + (where.server != null && !where.server.isBlank() ? "to ask " + where.server : "the resolver") + " …");
@@ -192,6 +192,42 @@ final class BatchCommand implements Callable<Integer> {
         // The hook is running: it only waited for the report above.
       }
     }
+  }
+
+  /** The file as one job of the server's batch API. */
+  private int onServer(BatchRun.Scan scan, OutputFormat f) throws CliException {
+    ServerBatch sb = new ServerBatch(where.server, where.key != null ? where.key : context.env().get("GEO_API_KEY"));
+    progress.note(Progress.count(scan.rows()) + " rows (" + Progress.count(scan.invalid()) + " invalid) in " + input
+        + "; submitting to " + where.server + " …");
+    Thread hook = new Thread(sb::interrupt, "georesolver-batch-interrupt");
+    Runtime.getRuntime().addShutdownHook(hook);
+    long t0 = System.nanoTime();
+    ServerBatch.Outcome o;
+    try {
+      o = sb.run(input, output, f, request.intent, progress);
+    } finally {
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException shuttingDown) {
+        // The hook is running: following stops.
+      }
+    }
+    io.vertx.core.json.JsonObject j = o.job();
+    double s = (System.nanoTime() - t0) / 1e9;
+    if (!o.complete()) {
+      progress.finish("batch: job " + j.getString("id") + " goes on on the server (" + Progress.count(j.getLong("done", 0L))
+          + " of " + Progress.count(j.getLong("total", 0L)) + " rows done)");
+      context.err().println("georesolver: run the same command (with --resume) to follow it and download the results");
+      return Exit.INTERRUPTED;
+    }
+    long total = j.getLong("total", 0L);
+    long resolved = j.getLong("resolved", 0L);
+    progress.finish("batch: " + Progress.count(total) + " rows in " + Progress.duration(s) + " (job " + j.getString("id") + ", "
+        + j.getString("state") + ", " + j.getValue("rate_per_s") + " rows/s on the server): " + Progress.count(resolved)
+        + " resolved, " + Progress.count(j.getLong("refused", 0L)) + " refused, " + Progress.count(j.getLong("invalid", 0L))
+        + " invalid" + (j.getLong("failed", 0L) > 0 ? ", " + Progress.count(j.getLong("failed", 0L)) + " failed" : "")
+        + " -> " + output);
+    return resolved == total ? Exit.OK : Exit.NOT_RESOLVED;
   }
 
   private String summary(BatchRun.Outcome o) {

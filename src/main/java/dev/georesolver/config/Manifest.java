@@ -75,6 +75,10 @@ public final class Manifest {
   public static final Field<AuditConfig> AUDIT = SECTION.section("audit", AuditConfig.SECTION)
       .byDefault(AuditConfig.SECTION.defaults());
 
+  /** Batch jobs; each field defaults on its own ({@link BatchConfig}). */
+  public static final Field<BatchConfig> BATCH = SECTION.section("batch", BatchConfig.SECTION)
+      .byDefault(BatchConfig.SECTION.defaults());
+
   static {
     SECTION.rule((v, at) -> {
       String name = v.get(DEFAULT_INTENT);
@@ -213,6 +217,11 @@ public final class Manifest {
   /** See {@link #RECONCILE}. */
   public ReconcileConfig reconcile() {
     return root.get(RECONCILE);
+  }
+
+  /** See {@link #BATCH}. */
+  public BatchConfig batch() {
+    return root.get(BATCH);
   }
 
   /** See {@link #CORRECTIONS}. */

@@ -9,6 +9,7 @@ import dev.georesolver.config.MarginsConfig;
 import dev.georesolver.deadline.Ticker;
 import dev.georesolver.audit.AuditRoutes;
 import dev.georesolver.corrections.CorrectionRoutes;
+import dev.georesolver.jobs.BatchRoutes;
 import dev.georesolver.metrics.Metrics;
 import dev.georesolver.provider.Direction;
 import dev.georesolver.reload.LiveManifest;
@@ -189,6 +190,10 @@ public final class IngressVerticle extends VerticleBase {
     CorrectionRoutes.mount(router, bus, auth);
     // The audit trail: each tenant its own partition, an admin any.
     AuditRoutes.mount(router, bus, auth);
+    // Batch jobs off the synchronous path (each tenant its own; an admin sees all).
+    if (manifest.batch().enabled()) {
+      BatchRoutes.mount(router, vertx, auth, manifest.batch(), java.time.Clock.systemUTC());
+    }
     router.get("/health/live").handler(ctx -> ctx.response().putHeader("content-type", "application/json")
         .end(new JsonObject().put("status", "live").toBuffer()));
     router.get("/health/ready").handler(new HealthHandler(bus, margins.healthTimeoutMs()));

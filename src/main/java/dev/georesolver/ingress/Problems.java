@@ -273,6 +273,43 @@ public final class Problems {
     send(resp, 503, problem("reload_unavailable", "Reload unavailable", 503, detail), null);
   }
 
+  /**
+   * Sends a batch submission's refusal, before any job exists: the problem the batch verticle gave
+   * (its {@code status} 400 for a file that is no batch or names no accepted column set, 413 for
+   * one over {@code batch.max_rows} or a record too long), or a 503 when the store could not take it.
+   */
+  public static void batchRefused(HttpServerResponse resp, Throwable t) {
+    if (t instanceof ReplyException re && re.failureType() == ReplyFailure.RECIPIENT_FAILURE
+        && re.failureCode() == FailureCode.BAD_REQUEST.code()) {
+      JsonObject p = parseProblem(re.getMessage());
+      send(resp, p.getInteger("status", 400) == 413 ? 413 : 400, p, null);
+      return;
+    }
+    storeUnavailable(resp, "the batch could not be stored now: " + t.getMessage());
+  }
+
+  /** Sends 413 {@code batch_too_large}: the upload is over {@code batch.max_upload_mb}. */
+  public static void batchTooLarge(HttpServerResponse resp, long maxBytes) {
+    send(resp, 413, problem("batch_too_large", "Batch file too large", 413,
+        "a batch file may take at most " + maxBytes + " bytes (batch.max_upload_mb)"), null);
+  }
+
+  /** Sends 404 {@code no_such_batch}: no job of that id that the caller may see (another tenant's reads as none). */
+  public static void noSuchBatch(HttpServerResponse resp) {
+    send(resp, 404, problem("no_such_batch", "No such batch", 404, "no batch job of that id for this tenant"), null);
+  }
+
+  /** Sends 409 {@code batch_not_finished}: results are served once the job has ended. */
+  public static void batchNotFinished(HttpServerResponse resp, String state) {
+    send(resp, 409, problem("batch_not_finished", "Batch not finished", 409,
+        "the job is " + state + "; its results can be read once it is done or cancelled"), null);
+  }
+
+  /** Sends 503 {@code store_unavailable}: the durable store did not answer. */
+  public static void storeUnavailable(HttpServerResponse resp, String detail) {
+    send(resp, 503, problem("store_unavailable", "Store unavailable", 503, detail), null);
+  }
+
   /** A problem object. */
   public static JsonObject problem(String type, String title, int status, String detail) {
     return new JsonObject().put("type", TYPE + type).put("title", title).put("status", status).put("detail", detail);

@@ -52,12 +52,24 @@ package dev.georesolver.state;
  *   <tr><td>{@code audit:{tenant}:head}</td><td>string</td><td>the tenant's audit partition</td><td>{@code <seq>:<hash>} of the tenant's last record: an append checks it and moves it in one script</td></tr>
  *   <tr><td>{@code audit:{tenant}:anchor}</td><td>string</td><td>the tenant's audit partition</td><td>{@code <seq>:<hash>} of the last record retention removed (absent: none)</td></tr>
  *   <tr><td>{@code audit:tenants}</td><td>set</td><td>itself</td><td>tenants with a partition, for {@code audit verify} and retention</td></tr>
+ *   <tr><td>{@code {batch:<id>}:job}</td><td>hash</td><td>the job</td><td>a batch job: {@code tenant}, {@code idem_key}, {@code state}, {@code spec}, the counts, the timestamps</td></tr>
+ *   <tr><td>{@code {batch:<id>}:rows}</td><td>hash</td><td>the job</td><td>row index → the row as submitted</td></tr>
+ *   <tr><td>{@code {batch:<id>}:results}</td><td>hash</td><td>the job</td><td>row index → its result (written once)</td></tr>
+ *   <tr><td>{@code {batch:<id>}:slices}</td><td>sorted set</td><td>the job</td><td>slices with rows left, scored by when their lease ends (0: free)</td></tr>
+ *   <tr><td>{@code {batch:<id>}:owners}</td><td>hash</td><td>the job</td><td>slice → the process holding its lease</td></tr>
+ *   <tr><td>{@code batches}</td><td>sorted set</td><td>itself</td><td>every job id, scored by creation time</td></tr>
+ *   <tr><td>{@code batches:open}</td><td>sorted set</td><td>itself</td><td>queued and running job ids, scored by creation time</td></tr>
+ *   <tr><td>{@code batch-idem:<tenant>:<key>}</td><td>string</td><td>itself</td><td>the job id a tenant's idem key names</td></tr>
  * </table>
  * In cluster mode the queue's keys are {@code geo:{reconcile}}, {@code geo:{reconcile}:rq:<debtKey>},
  * {@code geo:{reconcile}:delayed} and so on: one slot, one master, for the whole queue.
  *
  * The three keys of a tenant's audit partition share the hash tag {@code {tenant}} on one server and
  * in a cluster alike, so every audit script stays in one slot.
+ *
+ * A batch job's keys share the hash tag {@code {batch:<id>}} on one server and in a cluster alike,
+ * so each script over them touches one slot; the job list, the open set and the idem names are
+ * single-key commands.
  *
  * <p>Immutable and thread-safe.
  */
@@ -194,5 +206,42 @@ public final class RedisKeys {
 
   String auditTenants() {
     return prefix + "audit:tenants";
+  }
+
+  /** The hash tag of one batch job's keys. */
+  private String batchTag(String id) {
+    return prefix + "{batch:" + id + "}:";
+  }
+
+  String batchJob(String id) {
+    return batchTag(id) + "job";
+  }
+
+  String batchRows(String id) {
+    return batchTag(id) + "rows";
+  }
+
+  String batchResults(String id) {
+    return batchTag(id) + "results";
+  }
+
+  String batchSlices(String id) {
+    return batchTag(id) + "slices";
+  }
+
+  String batchOwners(String id) {
+    return batchTag(id) + "owners";
+  }
+
+  String batches() {
+    return prefix + "batches";
+  }
+
+  String batchesOpen() {
+    return prefix + "batches:open";
+  }
+
+  String batchIdem(String tenant, String idemKey) {
+    return prefix + "batch-idem:" + tenant + ":" + idemKey;
   }
 }

@@ -45,6 +45,7 @@ import java.util.Map;
  * settles the item and appends the outbox record in one script: a correction is in the feed only
  * once its answer is stored.
  * The audit scripts touch only one tenant's keys, all under its {@code {tenant}} hash tag.
+ * The batch scripts ({@link RedisBatches}) keep to one job's hash tag.
  * Use from the state verticle's context.
  */
 public final class RedisStateStore implements StateStore {
@@ -260,6 +261,7 @@ public final class RedisStateStore implements StateStore {
   private final RedisKeys keys;
   private final GeoCells cells = new GeoCells(RedisKeys.INDEX_CELL_PRECISION, 1);
   private final Clock clock;
+  private final RedisBatches batches;
   private volatile Boolean persistent;
   private volatile String persistence = "unknown";
 
@@ -267,6 +269,7 @@ public final class RedisStateStore implements StateStore {
     this.redis = redis;
     this.keys = new RedisKeys(prefix, redis.cluster());
     this.clock = clock;
+    this.batches = new RedisBatches(redis, keys, clock);
   }
 
   /** Creates the consumer group (once) and reads whether the server keeps anything on disk. */
@@ -640,6 +643,11 @@ public final class RedisStateStore implements StateStore {
   @Override
   public Cache cache() {
     return Cache.NONE;
+  }
+
+  @Override
+  public Batches batches() {
+    return batches;
   }
 
   @Override

@@ -157,6 +157,11 @@ final class SqliteDb implements AutoCloseable {
     }
   }
 
+  /** The connection, for a module's statements inside {@link #transaction} only. */
+  Connection connection() {
+    return conn;
+  }
+
   /** The file. */
   Path path() {
     return path;

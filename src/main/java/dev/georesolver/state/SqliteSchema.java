@@ -121,7 +121,38 @@ final class SqliteSchema {
             OR NEW.hash IS NOT (SELECT hash FROM audit WHERE tenant = NEW.tenant AND seq = NEW.seq)
           BEGIN SELECT RAISE(ABORT, 'an audit head only moves forward, to a stored record'); END""", """
           CREATE TRIGGER audit_head_kept BEFORE DELETE ON audit_head
-          BEGIN SELECT RAISE(ABORT, 'an audit head cannot be deleted'); END""")));
+          BEGIN SELECT RAISE(ABORT, 'an audit head cannot be deleted'); END""")),
+      new Migration("batches", List.of("""
+          CREATE TABLE batch_jobs (
+            id TEXT PRIMARY KEY,
+            tenant TEXT NOT NULL,
+            idem_key TEXT NOT NULL,
+            state TEXT NOT NULL,
+            spec TEXT NOT NULL,
+            total INTEGER NOT NULL DEFAULT 0,
+            done INTEGER NOT NULL DEFAULT 0,
+            resolved INTEGER NOT NULL DEFAULT 0,
+            refused INTEGER NOT NULL DEFAULT 0,
+            invalid INTEGER NOT NULL DEFAULT 0,
+            failed INTEGER NOT NULL DEFAULT 0,
+            created_at_ms INTEGER NOT NULL,
+            started_at_ms INTEGER,
+            finished_at_ms INTEGER,
+            UNIQUE (tenant, idem_key))""",
+          "CREATE INDEX batch_jobs_open ON batch_jobs(created_at_ms) WHERE state IN ('queued', 'running')", """
+          CREATE TABLE batch_items (
+            job_id TEXT NOT NULL,
+            idx INTEGER NOT NULL,
+            row TEXT NOT NULL,
+            result TEXT,
+            PRIMARY KEY (job_id, idx)) WITHOUT ROWID""", """
+          CREATE TABLE batch_slices (
+            job_id TEXT NOT NULL,
+            slice INTEGER NOT NULL,
+            done INTEGER NOT NULL DEFAULT 0,
+            lease_owner TEXT,
+            lease_until_ms INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (job_id, slice)) WITHOUT ROWID""")));
 
   /** The version a file has once every migration ran. */
   static int latest() {

@@ -1,6 +1,7 @@
 package dev.georesolver.state;
 
 import dev.georesolver.bus.AuditEvent;
+import dev.georesolver.bus.BatchJob;
 import dev.georesolver.bus.CacheWrites;
 import dev.georesolver.bus.Debt;
 import dev.georesolver.bus.LeasedDebt;
@@ -8,6 +9,7 @@ import dev.georesolver.bus.Repair;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.time.Clock;
@@ -187,6 +189,79 @@ public final class SqliteStateStore implements StateStore {
     }
   };
 
+  private final Batches batches = new Batches() {
+    @Override
+    public Future<BatchJob> find(String tenant, String idemKey) {
+      return submit(d -> SqliteBatches.find(d.connection(), tenant, idemKey));
+    }
+
+    @Override
+    public Future<JsonObject> create(BatchJob job) {
+      return submit(d -> SqliteBatches.create(d.connection(), job));
+    }
+
+    @Override
+    public Future<Void> append(String jobId, List<JsonObject> rows) {
+      return submit(d -> {
+        SqliteBatches.append(d.connection(), jobId, rows);
+        return null;
+      });
+    }
+
+    @Override
+    public Future<BatchJob> seal(String jobId, long total, JsonArray columns) {
+      return submit(d -> SqliteBatches.seal(d.connection(), jobId, total, columns, clock.millis()));
+    }
+
+    @Override
+    public Future<BatchJob> get(String id) {
+      return submit(d -> SqliteBatches.get(d.connection(), id));
+    }
+
+    @Override
+    public Future<List<BatchJob>> list(String tenant, int limit) {
+      return submit(d -> SqliteBatches.list(d.connection(), tenant, limit));
+    }
+
+    @Override
+    public Future<BatchJob> cancel(String id) {
+      return submit(d -> SqliteBatches.cancel(d.connection(), id, clock.millis()));
+    }
+
+    @Override
+    public Future<JsonObject> lease(String owner, long leaseMs, List<String> skip) {
+      return submit(d -> SqliteBatches.lease(d.connection(), owner, leaseMs, skip, clock.millis()));
+    }
+
+    @Override
+    public Future<Boolean> renew(String owner, String jobId, int slice, long leaseMs) {
+      return submit(d -> SqliteBatches.renew(d.connection(), owner, jobId, slice, leaseMs, clock.millis()));
+    }
+
+    @Override
+    public Future<BatchJob> record(String jobId, List<JsonObject> results) {
+      return submit(d -> SqliteBatches.record(d.connection(), jobId, results, clock.millis()));
+    }
+
+    @Override
+    public Future<Void> finishSlice(String owner, String jobId, int slice) {
+      return submit(d -> {
+        SqliteBatches.finishSlice(d.connection(), owner, jobId, slice);
+        return null;
+      });
+    }
+
+    @Override
+    public Future<List<JsonObject>> page(String jobId, long from, int limit) {
+      return submit(d -> SqliteBatches.page(d.connection(), jobId, from, limit));
+    }
+
+    @Override
+    public Future<Integer> releaseLeases() {
+      return submit(d -> SqliteBatches.releaseLeases(d.connection()));
+    }
+  };
+
   private final Audit audit = new Audit() {
     @Override
     public Future<JsonObject> append(List<AuditEvent> events) {
@@ -211,6 +286,11 @@ public final class SqliteStateStore implements StateStore {
   @Override
   public Audit audit() {
     return audit;
+  }
+
+  @Override
+  public Batches batches() {
+    return batches;
   }
 
   @Override

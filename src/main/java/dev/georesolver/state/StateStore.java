@@ -1,6 +1,7 @@
 package dev.georesolver.state;
 
 import dev.georesolver.bus.AuditEvent;
+import dev.georesolver.bus.BatchJob;
 import dev.georesolver.bus.CacheWrites;
 import dev.georesolver.bus.Debt;
 import dev.georesolver.bus.LeasedDebt;
@@ -17,8 +18,8 @@ import java.util.List;
  *
  * <p>The store is made of modules, each its own interface here: {@link Debts} (the reconcile
  * queue), {@link Outbox} (the corrections outbox and delivery cursors), {@link Cache} (the
- * memory store's write-behind) and {@link Audit} (the tenants' hash-chained audit partitions). A
- * new module (batches) is a new interface and accessor here,
+ * memory store's write-behind) and {@link Audit} (the tenants' hash-chained audit partitions), {@link Batches} (batch jobs). A
+ * new module is a new interface and accessor here,
  * its tables in {@link SqliteSchema}, its keys in {@link RedisKeys}, its addresses in
  * {@code bus.Addresses} and its handlers in {@link StateVerticle}.
  */
@@ -38,6 +39,9 @@ public interface StateStore {
 
   /** The audit trail. */
   Audit audit();
+
+  /** Batch jobs: their rows, results, counts and slice leases. */
+  Batches batches();
 
   /** Status for health: {@code store}, {@code reachable}, {@code persistent} and the backend's own. */
   Future<JsonObject> status();
@@ -151,5 +155,68 @@ public interface StateStore {
         return false;
       }
     };
+  }
+
+  /**
+   * Batch jobs. A job's rows are stored as submitted ({@code {"i", "row"}} with an invalid row's
+   * {@code result} beside it), then worked on by <b>slices</b> of {@code slice_rows} rows: a process
+   * leases a slice, resolves its rows without a result and records each result once (a second
+   * result for a row is ignored, so a slice taken over after its lease expired never counts a row
+   * twice), renewing the lease while it works.
+   */
+  interface Batches {
+
+    /** The job of {@code tenant} submitted with {@code idemKey}, or null. */
+    Future<BatchJob> find(String tenant, String idemKey);
+
+    /**
+     * Creates {@code job} (state {@code loading}) unless the tenant has one with its idem key; reply
+     * {@code {"created": bool, "job": BatchJob JSON}} (the existing job when not created).
+     */
+    Future<JsonObject> create(BatchJob job);
+
+    /** Stores rows of a loading job: {@code {"i", "row", "result"?}}; a row with a result counts as done. */
+    Future<Void> append(String jobId, List<JsonObject> rows);
+
+    /** Ends loading: {@code total} rows, the input {@code columns} (JSON: known only at the end); queued, or done when no row is left to resolve. */
+    Future<BatchJob> seal(String jobId, long total, io.vertx.core.json.JsonArray columns);
+
+    /** The job, or null. */
+    Future<BatchJob> get(String id);
+
+    /** The newest jobs first, at most {@code limit}; {@code tenant} null for every tenant's. */
+    Future<List<BatchJob>> list(String tenant, int limit);
+
+    /** Cancels a job that has not ended; the job as it is after. Null when there is none. */
+    Future<BatchJob> cancel(String id);
+
+    /**
+     * Leases one slice with rows left to resolve, of the oldest open job not in {@code skip}, for
+     * {@code leaseMs}: free slices and slices whose lease expired. Reply {@code {"job": BatchJob JSON,
+     * "slice": n, "rows": [{"i", "row"}…]}} (rows without a result only), or null when none.
+     */
+    Future<JsonObject> lease(String owner, long leaseMs, List<String> skip);
+
+    /** Extends the lease of a slice; false when it was lost or the job is no longer open. */
+    Future<Boolean> renew(String owner, String jobId, int slice, long leaseMs);
+
+    /**
+     * Records results {@code {"i", "result": RowResult JSON}}: each row's first result only, counted
+     * by its status; the job ends {@code done} when every row has one. Reply: the job after.
+     */
+    Future<BatchJob> record(String jobId, List<JsonObject> results);
+
+    /** A slice whose rows all have a result: it is never leased again. */
+    Future<Void> finishSlice(String owner, String jobId, int slice);
+
+    /** Rows from {@code from} in input order, at most {@code limit}: {@code {"i", "row", "result"?}}. */
+    Future<List<JsonObject>> page(String jobId, long from, int limit);
+
+    /**
+     * Frees every slice lease at start, when this process alone can hold any (the SQLite file is
+     * locked to it): a killed process's slices are taken at once instead of after the lease. Redis
+     * keeps leases to expire, since other instances may hold them.
+     */
+    Future<Integer> releaseLeases();
   }
 }

@@ -2,6 +2,7 @@ package dev.georesolver.state;
 
 import dev.georesolver.bus.Addresses;
 import dev.georesolver.bus.AuditBatch;
+import dev.georesolver.bus.BatchJob;
 import dev.georesolver.bus.CacheWrites;
 import dev.georesolver.bus.DebtBatch;
 import dev.georesolver.bus.FailureCode;
@@ -140,6 +141,14 @@ public final class StateVerticle extends VerticleBase {
       if (manifest.audit().enabled()) {
         vertx.setPeriodic(manifest.audit().retentionIntervalMs(), id -> retainAudit());
       }
+      if (s instanceof SqliteStateStore) {
+        // The file is locked to this process: a killed predecessor's slice leases are free at once.
+        s.batches().releaseLeases().onSuccess(n -> {
+          if (n > 0) {
+            log.info("state store: {} batch slice(s) left leased by a stopped process taken back", n);
+          }
+        });
+      }
       metrics.stateRefused("debts", 0);
       metrics.stateRefused("cache", 0);
       return routes();
@@ -177,8 +186,64 @@ public final class StateVerticle extends VerticleBase {
     }
     cs.add(bus.<AuditBatch>consumer(Addresses.STATE_AUDIT_APPEND, this::onAuditAppend));
     cs.add(bus.<JsonObject>consumer(Addresses.STATE_AUDIT_PAGE, this::onAuditPage));
+    batchRoutes(cs);
     cs.add(bus.consumer(Addresses.STATE_STATUS, m -> reply(m, status())));
     return Future.all(cs.stream().map(MessageConsumer::completion).toList());
+  }
+
+  /** The batches module: one consumer per address. */
+  private void batchRoutes(List<MessageConsumer<?>> cs) {
+    var bus = vertx.eventBus();
+    StateStore.Batches b = store.batches();
+    cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_FIND, m -> reply(m, b.find(m.body().getString("tenant"),
+        m.body().getString("idem_key")).map(StateVerticle::jobJson))));
+    cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_CREATE, m -> reply(m, b.create(BatchJob.fromJson(m.body())))));
+    cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_APPEND, m -> reply(m, b.append(m.body().getString("job"),
+        objects(m.body().getJsonArray("rows"))).map(v -> new JsonObject()))));
+    cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_SEAL, m -> reply(m, b.seal(m.body().getString("job"),
+        m.body().getLong("total"), m.body().getJsonArray("columns", new JsonArray())).map(StateVerticle::jobJson))));
+    cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_GET, m -> reply(m, b.get(m.body().getString("job"))
+        .map(StateVerticle::jobJson))));
+    cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_LIST, m -> reply(m, b.list(m.body().getString("tenant"),
+        Math.max(1, Math.min(MAX_PAGE, m.body().getInteger("limit", 100)))).map(jobs -> {
+          JsonArray a = new JsonArray();
+          jobs.forEach(j -> a.add(j.toJson()));
+          return new JsonObject().put("batches", a);
+        }))));
+    cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_CANCEL, m -> reply(m, b.cancel(m.body().getString("job"))
+        .map(StateVerticle::jobJson))));
+    cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_LEASE, m -> reply(m, b.lease(m.body().getString("owner"),
+        m.body().getLong("lease_ms", 30_000L), strings(m.body().getJsonArray("skip"))))));
+    cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_RENEW, m -> reply(m, b.renew(m.body().getString("owner"),
+        m.body().getString("job"), m.body().getInteger("slice"), m.body().getLong("lease_ms", 30_000L))
+        .map(held -> new JsonObject().put("held", held)))));
+    cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_RECORD, m -> reply(m, b.record(m.body().getString("job"),
+        objects(m.body().getJsonArray("results"))).map(StateVerticle::jobJson))));
+    cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_FINISH, m -> reply(m, b.finishSlice(m.body().getString("owner"),
+        m.body().getString("job"), m.body().getInteger("slice")).map(v -> new JsonObject()))));
+    cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_PAGE, m -> reply(m, b.page(m.body().getString("job"),
+        m.body().getLong("from", 0L), Math.max(1, Math.min(10_000, m.body().getInteger("limit", 1000))))
+        .map(rows -> new JsonObject().put("rows", new JsonArray(new ArrayList<>(rows)))))));
+  }
+
+  private static JsonObject jobJson(BatchJob j) {
+    return j == null ? null : j.toJson();
+  }
+
+  private static List<JsonObject> objects(JsonArray a) {
+    List<JsonObject> out = new ArrayList<>(a == null ? 0 : a.size());
+    if (a != null) {
+      a.forEach(o -> out.add((JsonObject) o));
+    }
+    return out;
+  }
+
+  private static List<String> strings(JsonArray a) {
+    List<String> out = new ArrayList<>();
+    if (a != null) {
+      a.forEach(o -> out.add(String.valueOf(o)));
+    }
+    return out;
   }
 
   private Future<Settled> settle(JsonObject b) {

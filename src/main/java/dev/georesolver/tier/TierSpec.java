@@ -26,6 +26,8 @@ import java.util.random.RandomGenerator;
  * @param random the jitter source, asked for on each draw on the tier's thread
  *     ({@link Backoff#THREAD_LOCAL} in production)
  * @param metrics the process's meters
+ * @param batchShare the share (0, 1] of the tier's rate limit and connections that batch attempts
+ *     may use ({@code batch.max_share}); live traffic keeps the rest
  */
 public record TierSpec(
     TierConfig config,
@@ -37,4 +39,12 @@ public record TierSpec(
     Clock clock,
     Ticker ticker,
     Supplier<RandomGenerator> random,
-    Metrics metrics) {}
+    Metrics metrics,
+    double batchShare) {
+
+  /** A spec with the default batch share (0.5). */
+  public TierSpec(TierConfig config, Secret secret, double admissionFactor, MarginsConfig margins, CrsCatalog crs,
+      LocalAdapterFactory localAdapter, Clock clock, Ticker ticker, Supplier<RandomGenerator> random, Metrics metrics) {
+    this(config, secret, admissionFactor, margins, crs, localAdapter, clock, ticker, random, metrics, 0.5);
+  }
+}

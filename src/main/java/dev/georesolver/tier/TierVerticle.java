@@ -66,6 +66,11 @@ public final class TierVerticle extends VerticleBase {
   private TierCall call;
   private TierBreaker breaker;
   private RateLimiter rateLimiter;
+  /** The batch attempts' own limiter, at {@code batch.max_share} of the tier's rate; null without a rate limit. */
+  private RateLimiter batchLimiter;
+  /** Batch attempts in flight at most: {@code batch.max_share} of the pool, at least one. */
+  private int batchCap;
+  private int batchInFlight;
   private LatencyWindow latency;
   private HitSelector selector;
   private Backoff backoff;
@@ -127,7 +132,9 @@ public final class TierVerticle extends VerticleBase {
       breaker.force(forced);
     }
     spec.metrics().tier(cfg.name());
-    rateLimiter = cfg.rateLimitPerS() > 0 ? rateLimiter(cfg) : null;
+    rateLimiter = cfg.rateLimitPerS() > 0 ? rateLimiter(cfg.name(), cfg.rateLimitPerS()) : null;
+    batchLimiter = cfg.rateLimitPerS() > 0 ? rateLimiter(cfg.name() + "-batch", cfg.rateLimitPerS() * spec.batchShare()) : null;
+    batchCap = Math.max(1, (int) Math.floor(cfg.poolSize() * spec.batchShare()));
     return buildCall().compose(c -> {
       call = c;
       visits = vertx.eventBus().consumer(visitAddress, this::onVisit);
@@ -172,11 +179,11 @@ public final class TierVerticle extends VerticleBase {
     return factory.create(vertx, cfg).map(a -> new LocalTierCall(vertx, cfg.adapter(), a));
   }
 
-  private static RateLimiter rateLimiter(TierConfig cfg) {
+  private static RateLimiter rateLimiter(String name, double perS) {
     // Small periods keep the limit smooth: at 50/s, 5 calls per 100 ms rather than 50 at once.
-    int perPeriod = (int) Math.max(1, Math.ceil(cfg.rateLimitPerS() / 10));
-    long periodNanos = (long) (perPeriod / cfg.rateLimitPerS() * 1e9);
-    return RateLimiter.of(cfg.name(), RateLimiterConfig.custom()
+    int perPeriod = (int) Math.max(1, Math.ceil(perS / 10));
+    long periodNanos = (long) (perPeriod / perS * 1e9);
+    return RateLimiter.of(name, RateLimiterConfig.custom()
         .limitForPeriod(perPeriod)
         .limitRefreshPeriod(Duration.ofNanos(periodNanos))
         .timeoutDuration(Duration.ZERO)
@@ -195,16 +202,22 @@ public final class TierVerticle extends VerticleBase {
       msg.reply(TierReply.skipped("unsupported", req.direction() == Direction.REVERSE ? "no reverse lookups" : "no forward lookups", 0));
       return;
     }
+    boolean batch = Addresses.PRIORITY_BATCH.equals(msg.headers().get(Addresses.PRIORITY_HEADER));
     inFlight++;
-    attempt(req, deadline, 1, null, Hop.fromBus(tracing, msg.headers(), null)).onComplete(ar -> {
+    attempt(req, deadline, 1, null, Hop.fromBus(tracing, msg.headers(), null), batch).onComplete(ar -> {
       inFlight--;
       msg.reply(ar.succeeded() ? ar.result()
           : TierReply.failed(FailureClass.UNCLASSIFIED, ProviderText.bound("tier error: " + ar.cause()), 0));
     });
   }
 
-  /** Attempt number {@code n}; {@code last} is the previous attempt's failure, if any. */
-  private Future<TierReply> attempt(TierRequest req, Deadline deadline, int n, ProviderAnswer.Failed last, Hop visit) {
+  /**
+   * Attempt number {@code n}; {@code last} is the previous attempt's failure, if any. A batch
+   * attempt ({@code batch}) must also fit the batch share: fewer than {@code batchCap} batch
+   * attempts in flight and a token of the batch limiter, so live traffic always keeps the rest of
+   * the connections and of the rate.
+   */
+  private Future<TierReply> attempt(TierRequest req, Deadline deadline, int n, ProviderAnswer.Failed last, Hop visit, boolean batch) {
     long wait = n == 1 ? 0 : backoff.delayMs(n - 1);
     Admission.Decision d = Admission.decide(deadline.remainingMs() - spec.margins().tierReplyMs(), req.reserveMs(), wait,
         latency.median(), spec.admissionFactor(), cfg.timeoutMs());
@@ -216,13 +229,34 @@ public final class TierVerticle extends VerticleBase {
       if (permit == null) {
         return Future.succeededFuture(stop(n, last, "breaker_open", null));
       }
+      if (batch && !withinBatchShare(permit)) {
+        return Future.succeededFuture(stop(n, last, "batch_share", "batch attempts use at most " + spec.batchShare()
+            + " of this tier"));
+      }
       if (!withinRateLimit(permit)) {
         return Future.succeededFuture(stop(n, last, "rate_limited", null));
       }
-      return underPermit(permit, req, d.attemptTimeoutMs(), attemptSpan(visit, n), outcome -> outcome instanceof Outcome.Found found
-          ? Future.succeededFuture(TierReply.hit(found.hit(), n))
-          : next(req, deadline, n, ((Outcome.Failed) outcome).failure(), visit));
+      if (batch) {
+        batchInFlight++;
+      }
+      return underPermit(permit, req, d.attemptTimeoutMs(), attemptSpan(visit, n), outcome -> {
+        if (batch) {
+          batchInFlight--;
+        }
+        return outcome instanceof Outcome.Found found
+            ? Future.succeededFuture(TierReply.hit(found.hit(), n))
+            : next(req, deadline, n, ((Outcome.Failed) outcome).failure(), visit, batch);
+      });
     });
+  }
+
+  /** Whether a batch attempt fits the batch share (connections, then rate); when it does not, the permit is handed back. */
+  private boolean withinBatchShare(Permit permit) {
+    boolean within = batchInFlight < batchCap && (batchLimiter == null || batchLimiter.acquirePermission());
+    if (!within) {
+      breaker.release(permit);
+    }
+    return within;
   }
 
   /** Whether the rate limiter lets the call through; when it does not, the permit is handed back. */
@@ -340,9 +374,9 @@ public final class TierVerticle extends VerticleBase {
     return new Outcome.Failed(new ProviderAnswer.Failed(FailureClass.UNCLASSIFIED, ProviderText.bound("tier error: " + t), null));
   }
 
-  private Future<TierReply> next(TierRequest req, Deadline deadline, int n, ProviderAnswer.Failed f, Hop visit) {
+  private Future<TierReply> next(TierRequest req, Deadline deadline, int n, ProviderAnswer.Failed f, Hop visit, boolean batch) {
     if (f.failureClass().retryable() && n <= cfg.retryBudget()) {
-      return attempt(req, deadline, n + 1, f, visit);
+      return attempt(req, deadline, n + 1, f, visit, batch);
     }
     return Future.succeededFuture(TierReply.failed(f.failureClass(), f.detail(), n));
   }

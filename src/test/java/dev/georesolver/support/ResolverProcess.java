@@ -52,6 +52,12 @@ public final class ResolverProcess implements AutoCloseable {
     return start(env, List.of(), 30, args);
   }
 
+  /** As {@link #start(Map, String...)}, waiting at most {@code startSeconds} for it to listen (a loaded machine starts a JVM slowly). */
+  public static ResolverProcess start(int startSeconds, Map<String, String> env, String... args)
+      throws IOException, InterruptedException {
+    return start(env, List.of(), startSeconds, args);
+  }
+
   /**
    * Starts {@code Main} with {@code jvmArgs} (system properties, say) before the class, waiting up
    * to {@code startSeconds} until it listens, or, for a node without the ingress role, until it says

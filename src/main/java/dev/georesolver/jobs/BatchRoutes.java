@@ -1,0 +1,359 @@
+package dev.georesolver.jobs;
+
+import dev.georesolver.batch.OutputFormat;
+import dev.georesolver.batch.ResultWriter;
+import dev.georesolver.batch.ResultWriters;
+import dev.georesolver.batch.RowResult;
+import dev.georesolver.bus.Addresses;
+import dev.georesolver.bus.BatchJob;
+import dev.georesolver.bus.FieldProblem;
+import dev.georesolver.config.BatchConfig;
+import dev.georesolver.ingress.Problems;
+import dev.georesolver.ingress.TenantAuth;
+import dev.georesolver.tenant.Tenant;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.eventbus.EventBus;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.file.AsyncFile;
+import io.vertx.core.file.OpenOptions;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/**
+ * The batch API, mounted on the ingress router behind its tenant guard; each handler talks to the
+ * batch and state verticles over the bus.
+ *
+ * <ul>
+ *   <li>{@code POST /v1/batches[?intent=…]}: the body (CSV with a header row, JSON Lines, or a JSON
+ *       array; at most {@code batch.max_upload_mb}) is streamed to a file on disk while its sha256
+ *       is computed, then handed to the batch verticle. 201 with {@code Location} and the job; 200
+ *       with the tenant's existing job when the same {@code Idempotency-Key} — or, without one, the
+ *       same content — was submitted before; 400/413 problem+json, before any job exists, for a
+ *       file that is no batch, names no accepted column set, or is over {@code batch.max_rows};
+ *   <li>{@code GET /v1/batches}: {@code {"batches": [job…]}}, newest first (a tenant its own; an
+ *       admin every one);
+ *   <li>{@code GET /v1/batches/{id}}: the job ({@link JobView});
+ *   <li>{@code GET /v1/batches/{id}/results?format=csv|ndjson|geojson}: the input columns and the
+ *       result columns, in input order, streamed page by page with backpressure (a finished job
+ *       only: 409 before);
+ *   <li>{@code DELETE /v1/batches/{id}}: cancels; the job after.
+ * </ul>
+ * Another tenant's job reads as none (404).
+ */
+public final class BatchRoutes {
+
+  /** Characters an {@code Idempotency-Key} may have. */
+  static final Pattern IDEMPOTENCY_KEY = Pattern.compile("[\\x21-\\x7e]{1,255}");
+  /** Job ids as this build makes them. */
+  static final Pattern JOB_ID = Pattern.compile("b_[0-9a-f]{20}");
+  /** Rows read from the store per page of results. */
+  static final int PAGE_ROWS = 1000;
+
+  private final Vertx vertx;
+  private final EventBus bus;
+  private final TenantAuth auth;
+  private final BatchConfig cfg;
+  private final Clock clock;
+
+  private BatchRoutes(Vertx vertx, TenantAuth auth, BatchConfig cfg, Clock clock) {
+    this.vertx = vertx;
+    this.bus = vertx.eventBus();
+    this.auth = auth;
+    this.cfg = cfg;
+    this.clock = clock;
+  }
+
+  /** Mounts the routes; {@code auth} (in front of {@code /v1/*}) names the caller's tenant. */
+  public static void mount(Router router, Vertx vertx, TenantAuth auth, BatchConfig cfg, Clock clock) {
+    BatchRoutes r = new BatchRoutes(vertx, auth, cfg, clock);
+    router.post("/v1/batches").handler(r::submit);
+    router.get("/v1/batches").handler(r::list);
+    router.get("/v1/batches/:id").handler(r::show);
+    router.get("/v1/batches/:id/results").handler(r::results);
+    router.delete("/v1/batches/:id").handler(r::cancel);
+  }
+
+  // ---- POST -----------------------------------------------------------------------------------
+
+  private void submit(RoutingContext ctx) {
+    HttpServerRequest req = ctx.request();
+    String key = req.getHeader("Idempotency-Key");
+    String intent = ctx.queryParams().get("intent");
+    List<FieldProblem> problems = new ArrayList<>();
+    if (key != null && !IDEMPOTENCY_KEY.matcher(key).matches()) {
+      problems.add(new FieldProblem("Idempotency-Key", "must be 1 to 255 printable ASCII characters"));
+    }
+    if (intent != null && !intent.matches("[a-z0-9_-]{1,64}")) {
+      problems.add(new FieldProblem("intent", "must name an intent"));
+    }
+    if (!problems.isEmpty()) {
+      req.resume();
+      Problems.badRequest(ctx.response(), problems, null);
+      return;
+    }
+    Tenant tenant = auth.tenant(ctx);
+    if (intent != null && !auth.permits(ctx, intent, null)) {
+      return;
+    }
+    String length = req.getHeader("Content-Length");
+    if (length != null && length.matches("\\d{1,18}") && Long.parseLong(length) > cfg.maxUploadBytes()) {
+      ctx.response().putHeader("Connection", "close");
+      Problems.batchTooLarge(ctx.response(), cfg.maxUploadBytes());
+      return;
+    }
+    req.pause();
+    vertx.executeBlocking(() -> Files.createTempFile("georesolver-batch-", ".upload"), false)
+        .compose(path -> vertx.fileSystem().open(path.toString(), new OpenOptions().setWrite(true).setTruncateExisting(true))
+            .compose(file -> receive(req, file, path)))
+        .compose(upload -> bus.<JsonObject>request(Addresses.BATCH_SUBMIT, new JsonObject()
+                .put("path", upload.path().toString()).put("tenant", tenant.id()).put("idem_key", key)
+                .put("sha256", upload.sha256()).put("intent", intent), new DeliveryOptions().setSendTimeout(600_000))
+            .map(Message::body))
+        .onSuccess(reply -> answerSubmitted(ctx.response(), reply))
+        .onFailure(t -> {
+          if (t instanceof TooLarge) {
+            ctx.response().putHeader("Connection", "close");
+            Problems.batchTooLarge(ctx.response(), cfg.maxUploadBytes());
+          } else {
+            Problems.batchRefused(ctx.response(), t);
+          }
+        });
+  }
+
+  private void answerSubmitted(HttpServerResponse resp, JsonObject reply) {
+    BatchJob job = BatchJob.fromJson(reply.getJsonObject("job"));
+    boolean created = reply.getBoolean("created");
+    if (created) {
+      resp.setStatusCode(201).putHeader("Location", "/v1/batches/" + job.id());
+    }
+    json(resp, JobView.of(job, clock.millis()));
+  }
+
+  /** An upload on disk. */
+  private record Upload(Path path, String sha256) {}
+
+  /** Over {@code batch.max_upload_mb}. No stack trace: an expected outcome. */
+  private static final class TooLarge extends RuntimeException {
+    TooLarge() {
+      super("upload too large", null, false, false);
+    }
+  }
+
+  /** Streams the body into {@code file} with backpressure, hashing it on the way; bounded by {@code max_upload_mb}. */
+  private Future<Upload> receive(HttpServerRequest req, AsyncFile file, Path path) {
+    MessageDigest sha;
+    try {
+      sha = MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      return Future.failedFuture(e);
+    }
+    io.vertx.core.Promise<Upload> done = io.vertx.core.Promise.promise();
+    long[] bytes = {0};
+    boolean[] over = {false};
+    req.handler(buf -> {
+      if (over[0]) {
+        return;
+      }
+      bytes[0] += buf.length();
+      if (bytes[0] > cfg.maxUploadBytes()) {
+        over[0] = true;
+        file.close().onComplete(x -> deleteLater(path));
+        done.tryFail(new TooLarge());
+        return;
+      }
+      sha.update(buf.getBytes());
+      file.write(buf);
+      if (file.writeQueueFull()) {
+        req.pause();
+        file.drainHandler(v -> req.resume());
+      }
+    });
+    req.exceptionHandler(t -> {
+      file.close().onComplete(x -> deleteLater(path));
+      done.tryFail(t);
+    });
+    req.endHandler(v -> {
+      if (!over[0]) {
+        file.close().onComplete(ar -> {
+          if (ar.succeeded()) {
+            done.tryComplete(new Upload(path, HexFormat.of().formatHex(sha.digest())));
+          } else {
+            deleteLater(path);
+            done.tryFail(ar.cause());
+          }
+        });
+      }
+    });
+    req.resume();
+    return done.future();
+  }
+
+  private void deleteLater(Path path) {
+    vertx.fileSystem().delete(path.toString()).onFailure(t -> { });
+  }
+
+  // ---- GET, DELETE ----------------------------------------------------------------------------
+
+  private void list(RoutingContext ctx) {
+    Tenant t = auth.tenant(ctx);
+    bus.<JsonObject>request(Addresses.STATE_BATCHES_LIST, new JsonObject().put("tenant", t.admin() ? null : t.id())
+            .put("limit", 100), new DeliveryOptions().setSendTimeout(10_000))
+        .onSuccess(m -> {
+          JsonArray out = new JsonArray();
+          m.body().getJsonArray("batches").forEach(j -> out.add(JobView.of(BatchJob.fromJson((JsonObject) j), clock.millis())));
+          json(ctx.response(), new JsonObject().put("batches", out));
+        })
+        .onFailure(e -> Problems.storeUnavailable(ctx.response(), "the state store did not answer: " + e.getMessage()));
+  }
+
+  /** The caller's job named by the path, or null after answering 404 / 503. */
+  private Future<BatchJob> job(RoutingContext ctx) {
+    String id = ctx.pathParam("id");
+    if (id == null || !JOB_ID.matcher(id).matches()) {
+      Problems.noSuchBatch(ctx.response());
+      return Future.succeededFuture(null);
+    }
+    Tenant t = auth.tenant(ctx);
+    return bus.<JsonObject>request(Addresses.STATE_BATCHES_GET, new JsonObject().put("job", id),
+            new DeliveryOptions().setSendTimeout(10_000))
+        .map(m -> {
+          BatchJob j = m.body() == null ? null : BatchJob.fromJson(m.body());
+          if (j == null || (!t.admin() && !t.id().equals(j.tenant()))) {
+            Problems.noSuchBatch(ctx.response());
+            return null;
+          }
+          return j;
+        })
+        .recover(e -> {
+          Problems.storeUnavailable(ctx.response(), "the state store did not answer: " + e.getMessage());
+          return Future.succeededFuture(null);
+        });
+  }
+
+  private void show(RoutingContext ctx) {
+    job(ctx).onSuccess(j -> {
+      if (j != null) {
+        json(ctx.response(), JobView.of(j, clock.millis()));
+      }
+    });
+  }
+
+  private void cancel(RoutingContext ctx) {
+    job(ctx).onSuccess(j -> {
+      if (j == null) {
+        return;
+      }
+      bus.<JsonObject>request(Addresses.STATE_BATCHES_CANCEL, new JsonObject().put("job", j.id()),
+              new DeliveryOptions().setSendTimeout(10_000))
+          .onSuccess(m -> json(ctx.response(), JobView.of(BatchJob.fromJson(m.body()), clock.millis())))
+          .onFailure(e -> Problems.storeUnavailable(ctx.response(), "the state store did not answer: " + e.getMessage()));
+    });
+  }
+
+  // ---- results --------------------------------------------------------------------------------
+
+  private void results(RoutingContext ctx) {
+    String f = ctx.queryParams().get("format");
+    OutputFormat format;
+    try {
+      format = f == null ? OutputFormat.CSV : OutputFormat.valueOf(f.toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      Problems.badRequest(ctx.response(), List.of(new FieldProblem("format", "must be csv, ndjson or geojson")), null);
+      return;
+    }
+    job(ctx).onSuccess(j -> {
+      if (j == null) {
+        return;
+      }
+      if (!j.finished()) {
+        Problems.batchNotFinished(ctx.response(), JobView.of(j, clock.millis()).getString("state"));
+        return;
+      }
+      stream(ctx.response(), j, format);
+    });
+  }
+
+  private void stream(HttpServerResponse resp, BatchJob j, OutputFormat format) {
+    List<String> columns = new ArrayList<>();
+    j.spec().getJsonArray("columns", new JsonArray()).forEach(c -> columns.add(String.valueOf(c)));
+    String d = j.spec().getString("delimiter", ",");
+    ByteArrayOutputStream out = new ByteArrayOutputStream(1 << 16);
+    ResultWriter w;
+    try {
+      w = ResultWriters.open(format, out, columns, d.isEmpty() ? ',' : d.charAt(0), j.spec().getBoolean("bom", false), 0);
+    } catch (IOException e) {
+      Problems.fail(resp, e, null);
+      return;
+    }
+    resp.setChunked(true).putHeader("content-type", switch (format) {
+      case CSV -> "text/csv; charset=utf-8";
+      case NDJSON -> "application/x-ndjson";
+      case GEOJSON -> "application/geo+json";
+    }).putHeader("Content-Disposition", "attachment; filename=\"" + j.id() + "." + format.label() + "\"");
+    page(resp, j, w, out, 0);
+  }
+
+  /** One page: read, written through the writer, sent; the next once the response has room. */
+  private void page(HttpServerResponse resp, BatchJob j, ResultWriter w, ByteArrayOutputStream out, long from) {
+    bus.<JsonObject>request(Addresses.STATE_BATCHES_PAGE, new JsonObject().put("job", j.id()).put("from", from)
+            .put("limit", PAGE_ROWS), new DeliveryOptions().setSendTimeout(30_000))
+        .onFailure(e -> resp.reset())
+        .onSuccess(m -> {
+          JsonArray rows = m.body().getJsonArray("rows");
+          try {
+            for (Object o : rows) {
+              JsonObject r = (JsonObject) o;
+              JsonObject result = r.getJsonObject("result");
+              w.write(StoredRows.row(r.getLong("i"), r.getJsonObject("row")), result == null
+                  ? new RowResult(j.state(), null, null, null, null, null, null, null, null, "not resolved: the job was " + j.state())
+                  : RowResult.fromJson(result));
+            }
+            boolean last = rows.size() < PAGE_ROWS;
+            if (last) {
+              w.finish();
+            } else {
+              w.flush();
+            }
+            Buffer chunk = Buffer.buffer(out.toByteArray());
+            out.reset();
+            if (last) {
+              resp.end(chunk);
+              return;
+            }
+            resp.write(chunk);
+            long next = from + rows.size();
+            if (resp.writeQueueFull()) {
+              resp.drainHandler(v -> page(resp, j, w, out, next));
+            } else {
+              page(resp, j, w, out, next);
+            }
+          } catch (IOException e) {
+            resp.reset();
+          }
+        });
+  }
+
+  private static void json(HttpServerResponse resp, JsonObject body) {
+    resp.putHeader("content-type", "application/json").end(body.toBuffer());
+  }
+}
