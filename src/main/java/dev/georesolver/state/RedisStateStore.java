@@ -383,11 +383,17 @@ public final class RedisStateStore implements StateStore {
             }
             Debt d = Debt.fromJson(new JsonObject(h.get(0).toString()));
             Correction c = Corrections.build(d, repair);
-            return writeCorrected(d, c, repair).compose(v -> settleCorrected(owner, item, d, c)).compose(code -> {
+            return writeCorrected(d, c, repair).compose(v -> settleCorrected(owner, item, d, c)).compose(out -> {
+              int code = out.get(0).toInteger();
+              if (code == 1) {
+                // The outbox entry's id is the correction's cursor: the reconciler wakes delivery and audits with it.
+                String cursor = out.size() > 1 ? out.get(1).toString() : "";
+                return Future.succeededFuture(new Settled(true, cursor.isEmpty() ? null : c.withCursor(cursor)));
+              }
               if (code == -1 && triesLeft > 1) {
                 return correctOnce(owner, item, repair, triesLeft - 1);
               }
-              return Future.succeededFuture(code == 1 ? Settled.OK : Settled.LOST);
+              return Future.succeededFuture(Settled.LOST);
             });
           });
     }
@@ -410,12 +416,12 @@ public final class RedisStateStore implements StateStore {
               : Future.<Void>succeededFuture());
     }
 
-    /** The queue step; 1 done, 0 lease lost, -1 a newer degraded answer came in. */
-    private Future<Integer> settleCorrected(String owner, LeasedDebt item, Debt d, Correction c) {
+    /** The queue step: {@code [1, cursor]} done, {@code [0]} lease lost, {@code [-1]} a newer degraded answer came in. */
+    private Future<Response> settleCorrected(String owner, LeasedDebt item, Debt d, Correction c) {
       Request r = eval(CORRECT, List.of(keys.marker(item.debt().debtKey()), keys.corrections(), keys.corrected(c.correctionId()),
               keys.reconcile(), keys.doneCount()),
           owner, item.id(), d.answerResolvedAtMs(), c.toJson().encode(), RedisKeys.GROUP, DONE_MARKER_TTL_S, CORRECTED_TTL_S);
-      return redis.send(r).map(out -> out.get(0).toInteger());
+      return redis.send(r);
     }
 
     private Future<Settled> finish(String owner, LeasedDebt item, String op, long notBeforeMs, String error) {
