@@ -150,15 +150,7 @@ cp target/georesolver-bench.jar "$RUN/bench-tools.jar"
 TOOLS="$RUN/bench-tools.jar"
 
 # ---------------------------------------------------------------- helpers
-port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-pick_port() {
-  local p
-  for _ in $(seq 1 50); do
-    p=$((20000 + RANDOM % 20000))
-    if port_free "$p" && [[ " ${USED_PORTS:-} " != *" $p "* ]]; then USED_PORTS="${USED_PORTS:-} $p"; echo "$p"; return; fi
-  done
-  die "no free port found"
-}
+source "$ROOT/scripts/bench/lib.sh"   # port_free, pick_port, median, ratio, calc
 # start NAME CPUS CMD... : background process pinned to CPUS, output to $RUN/NAME.log; sets LAST_PID.
 start() {
   local name=$1 cpus=$2; shift 2
@@ -176,9 +168,6 @@ wait_http() { # URL PID NAME
   die "$3 did not answer on $1 within 30 s"
 }
 alive() { for pid in "$@"; do kill -0 "$pid" 2>/dev/null || die "process $pid died during the run (logs in target/bench-last)"; done; }
-median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
-calc() { awk "BEGIN { printf \"%.${2:-3}f\", $1 }"; }
 signed() { awk "BEGIN { printf \"%+.3f\", $1 }"; }   # +1.234 or -1.234
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
 # Context switches (voluntary + involuntary) of every thread of a process.

@@ -38,9 +38,8 @@ PIDS=()
 cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; }
 trap cleanup EXIT
 
-port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-pick_port() { local p; while :; do p=$((20000 + RANDOM % 20000)); port_free "$p" && { echo "$p"; return; }; done; }
-median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+die() { printf 'cluster-hop.sh: %s\n' "$*" >&2; exit 1; }
+source "$ROOT/scripts/bench/lib.sh"   # port_free, pick_port, median, ratio, calc
 
 # node NAME CLUSTER ROLES HTTP_PORT HZ_PORT MEMBER_PORT: one clustered resolver on its own state file; sets LAST_PID.
 node() {
@@ -100,7 +99,6 @@ for i in $(seq 1 "$ROUNDS"); do
 done
 
 med() { median $(for i in $(seq 1 "$ROUNDS"); do cat "$OUT/g$i-$1.rps"; done); }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 OR=$(med one-replay); HR=$(med hop-replay); OP=$(med one-pass); HP=$(med hop-pass)
 {
   echo "| path | one node, every role (req/s) | ingress node → chain node (req/s) | ratio |"

@@ -95,15 +95,7 @@ cp target/georesolver.jar "$RUN/resolver.jar"
 cp target/georesolver-bench.jar "$RUN/tools.jar"
 TOOLS="$RUN/tools.jar"
 
-port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-pick_port() {
-  local p
-  for _ in $(seq 1 50); do
-    p=$((20000 + RANDOM % 20000))
-    if port_free "$p" && [[ " ${USED_PORTS:-} " != *" $p "* ]]; then USED_PORTS="${USED_PORTS:-} $p"; echo "$p"; return; fi
-  done
-  die "no free port found"
-}
+source "$ROOT/scripts/bench/lib.sh"   # port_free, pick_port, median, ratio, calc
 wait_http() { # URL PID NAME
   for _ in $(seq 1 300); do
     curl -fsS -o /dev/null --max-time 1 "$1" 2>/dev/null && return 0
@@ -112,9 +104,6 @@ wait_http() { # URL PID NAME
   done
   die "$3 did not answer on $1 within 60 s"
 }
-median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
-calc() { awk "BEGIN { printf \"%.${2:-3}f\", $1 }"; }
 signed() { awk "BEGIN { printf \"%+.3f\", $1 }"; }   # +1.234 or -1.234
 MARK='"status":"resolved"'
 PMARK='"x":'
