@@ -45,8 +45,13 @@ public final class EventStream implements AutoCloseable {
     for (int i = 0; i + 1 < headers.length; i += 2) {
       o.addHeader(headers[i], headers[i + 1]);
     }
-    // Built on the event loop as the response arrives, so its handler sees the first chunk.
-    return client.request(o).compose(req -> req.send()).map(r -> new EventStream(client, r)).await();
+    // Sent from an event-loop context, so the response's future completes on that loop as the head is
+    // read and the handler is set before the first chunk is handed on (from a test thread the
+    // completion is queued to the loop, and a chunk read with the head could go by without a handler).
+    io.vertx.core.Promise<EventStream> opened = io.vertx.core.Promise.promise();
+    vertx.getOrCreateContext().runOnContext(v ->
+        client.request(o).compose(req -> req.send()).map(r -> new EventStream(client, r)).onComplete(opened));
+    return opened.future().await();
   }
 
   /** The response's status. */
