@@ -10,6 +10,7 @@ import dev.georesolver.batch.OutputFormat;
 import dev.georesolver.batch.ResultWriter;
 import dev.georesolver.batch.ResultWriters;
 import dev.georesolver.batch.RowResult;
+import dev.georesolver.jobs.Pushback;
 import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonObject;
 
@@ -31,6 +32,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -125,6 +128,13 @@ final class BatchRun {
   private long invalid;
   private long failed;
   private long replayed;
+  /** The resolver rows go to; set by the first dispatch, used to send a pushed-back row again. */
+  private Resolver sending;
+  /** Times each row in flight was pushed back by a tier (batch share, rate limit, open breaker, quota). */
+  private final Map<Long, Integer> pushedBack = new HashMap<>();
+
+  /** How often a row is sent again after a tier pushed back before its refusal is kept. */
+  static final int MAX_PUSHBACKS = 60;
 
   BatchRun(Plan plan, Scan scan) {
     this.plan = plan;
@@ -291,12 +301,31 @@ final class BatchRun {
       return;
     }
     inFlight.put(i, row);
+    sending = resolver;
+    send(resolver, row);
+  }
+
+  private void send(Resolver resolver, BatchRow row) {
+    long i = row.index();
     resolver.resolve(row.direction(), plan.request().applied(row.direction(), row.request()), true)
         .onComplete(ar -> completions.add(new Completion(i, ar.result(), ar.cause())));
   }
 
   private void complete(Completion c, ProgressJournal journal) throws IOException {
-    BatchRow row = inFlight.remove(c.index());
+    BatchRow row = inFlight.get(c.index());
+    if (c.failure() == null && Pushback.pushedBack(c.result()) && !stopping) {
+      // A tier said "not now" (its batch share, rate limit, open breaker or quota): the row waits
+      // and is sent again, so the run slows down instead of writing a refusal it was not given.
+      int n = pushedBack.merge(c.index(), 1, Integer::sum);
+      if (n <= MAX_PUSHBACKS) {
+        Resolver to = sending;
+        CompletableFuture.delayedExecutor(Math.min(1000L, 10L << Math.min(n, 7)), TimeUnit.MILLISECONDS)
+            .execute(() -> send(to, row));
+        return;
+      }
+    }
+    inFlight.remove(c.index());
+    pushedBack.remove(c.index());
     RowResult r;
     if (c.failure() == null) {
       r = RowResult.fromResult(c.result());
