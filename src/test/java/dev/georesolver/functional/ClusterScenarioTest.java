@@ -208,7 +208,8 @@ class ClusterScenarioTest {
             wrong.add(r.statusCode() + " " + r.bodyAsString());
           } else if (j.getLong("elapsed_ms") > BUDGET_MS) {
             // The chain's own clock says whether the walk kept its budget; a loaded test machine's scheduling does not.
-            wrong.add("late: " + j.encode());
+            // A request sent before the cluster dropped the dead node may have waited for it: only later ones must keep it.
+            (settled ? wrong : lost).add("late: " + j.encode());
           }
           answered.incrementAndGet();
         }
