@@ -50,6 +50,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
+source "$ROOT/scripts/bench/lib.sh"   # port_free, pick_port, median, ratio, calc, stop_pids
 
 BUILD=1 QUICK=0 JMH=1 PROFILE=1 BATCH=1 DOC=docs/benchmarks.md
 # --jvm-matrix [its options]: the JVM matrix instead (scripts/bench/jvm-matrix.sh, same placement).
@@ -123,11 +124,7 @@ RUN=$(mktemp -d "${TMPDIR:-/tmp}/georesolver-bench.XXXXXX")
 PIDS=()
 cleanup() {
   local rc=$?
-  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-  for pid in "${PIDS[@]}"; do
-    for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
-    kill -9 "$pid" 2>/dev/null || true
-  done
+  stop_pids
   mkdir -p "$ROOT/target"
   rm -f "$RUN"/*.jar
   rm -rf "$ROOT/target/bench-last" && cp -r "$RUN" "$ROOT/target/bench-last" 2>/dev/null && rm -rf "$RUN"
@@ -150,7 +147,6 @@ cp target/georesolver-bench.jar "$RUN/bench-tools.jar"
 TOOLS="$RUN/bench-tools.jar"
 
 # ---------------------------------------------------------------- helpers
-source "$ROOT/scripts/bench/lib.sh"   # port_free, pick_port, median, ratio, calc
 # start NAME CPUS CMD... : background process pinned to CPUS, output to $RUN/NAME.log; sets LAST_PID.
 start() {
   local name=$1 cpus=$2; shift 2

@@ -24,6 +24,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
+source "$ROOT/scripts/bench/lib.sh"   # port_free, pick_port, median, ratio, calc, stop_pids
 BUILD=1 QUICK=0 ROUNDS="" DOC=docs/benchmarks.md CONFIGS=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -72,11 +73,7 @@ RUN=$(mktemp -d "${TMPDIR:-/tmp}/georesolver-matrix.XXXXXX")
 PIDS=()
 cleanup() {
   local rc=$?
-  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-  for pid in "${PIDS[@]}"; do
-    for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
-    kill -9 "$pid" 2>/dev/null || true
-  done
+  stop_pids
   rm -f "$RUN"/*.jar
   mkdir -p "$ROOT/target"
   rm -rf "$ROOT/target/jvm-matrix-last" && cp -r "$RUN" "$ROOT/target/jvm-matrix-last" 2>/dev/null && rm -rf "$RUN"
@@ -95,7 +92,6 @@ cp target/georesolver.jar "$RUN/resolver.jar"
 cp target/georesolver-bench.jar "$RUN/tools.jar"
 TOOLS="$RUN/tools.jar"
 
-source "$ROOT/scripts/bench/lib.sh"   # port_free, pick_port, median, ratio, calc
 wait_http() { # URL PID NAME
   for _ in $(seq 1 300); do
     curl -fsS -o /dev/null --max-time 1 "$1" 2>/dev/null && return 0
