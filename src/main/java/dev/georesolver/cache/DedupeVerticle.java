@@ -135,8 +135,9 @@ public final class DedupeVerticle extends VerticleBase {
           }
           log.info("dedupe: {} stored answers loaded from the state store", kept.size());
           behind = new WriteBuffer<>(vertx, "cache", Addresses.STATE_CACHE_WRITE,
-              StateVerticle.flushMs(m.headers()), StateVerticle.bufferMax(m.headers()),
-              batch -> new CacheWrites(batch, List.of()), CacheWrites.Idem::key, n -> metrics.stateRefused("cache", n));
+              StateVerticle.flushMs(m.headers()), StateVerticle.bufferMax(m.headers()), StateVerticle.CACHE_BATCH_MAX,
+              batch -> new CacheWrites(batch, List.of()), CacheWrites.Idem::key, n -> metrics.stateRefused("cache", n),
+              WriteBuffer.Counts.NONE);
           return (Void) null;
         })
         .otherwise(t -> {

@@ -41,6 +41,15 @@ public final class StateConfig extends Settings {
   public static final Field<Long> FLUSH_INTERVAL_MS = SECTION.longs("flush_interval_ms", 1, 60_000).byDefault(50L);
 
   /**
+   * How often the memory store's write-behind (replays and the cached index) is handed to the store,
+   * milliseconds; default 500 ms, sooner when a full batch is waiting. Longer than
+   * {@link #FLUSH_INTERVAL_MS} because these rows are upserts under random keys: a bigger batch,
+   * written in key order, dirties fewer pages per row (measured: about 15 % more pass-through on one
+   * core than at 50 ms). A crash loses at most this much of the cache, which is re-asked, never wrong.
+   */
+  public static final Field<Long> CACHE_FLUSH_INTERVAL_MS = SECTION.longs("cache_flush_interval_ms", 1, 60_000).byDefault(500L);
+
+  /**
    * The most records each in-process buffer holds while the store is slow or down; past it new ones
    * are refused, counted and logged with their key; default 10,000.
    */
@@ -90,6 +99,11 @@ public final class StateConfig extends Settings {
   /** See {@link #FLUSH_INTERVAL_MS}. */
   public long flushIntervalMs() {
     return get(FLUSH_INTERVAL_MS);
+  }
+
+  /** See {@link #CACHE_FLUSH_INTERVAL_MS}. */
+  public long cacheFlushIntervalMs() {
+    return get(CACHE_FLUSH_INTERVAL_MS);
   }
 
   /** See {@link #WRITE_BEHIND}. */

@@ -48,10 +48,16 @@ public final class StateVerticle extends VerticleBase {
   static final long DISK_CHECK_MS = 10_000;
   /** How often expired cache entries are removed from the file, milliseconds. */
   static final long PRUNE_MS = 300_000;
-  /** Header of the cache load's reply: how often to write behind, milliseconds ({@code state.flush_interval_ms}). */
+  /** Header of the cache load's reply: how often to write behind, milliseconds ({@code state.cache_flush_interval_ms}). */
   public static final String FLUSH_HEADER = "x-flush-interval-ms";
   /** Header of the cache load's reply: the most records to buffer ({@code state.buffer_max}). */
   public static final String BUFFER_HEADER = "x-buffer-max";
+
+  /**
+   * The most write-behind records in one message; a buffer holding this many hands them over at
+   * once instead of waiting for its interval.
+   */
+  public static final int CACHE_BATCH_MAX = 5_000;
 
   /** The largest page of the outbox served at once. */
   public static final int MAX_PAGE = 1000;
@@ -82,12 +88,12 @@ public final class StateVerticle extends VerticleBase {
     this.metrics = metrics;
   }
 
-  /** The write-behind interval a cache load's reply carries, milliseconds (default 50). */
+  /** The write-behind interval a cache load's reply carries, milliseconds (default 500). */
   public static long flushMs(io.vertx.core.MultiMap headers) {
     try {
       return Long.parseLong(headers.get(FLUSH_HEADER));
     } catch (RuntimeException e) {
-      return 50;
+      return 500;
     }
   }
 
@@ -180,7 +186,7 @@ public final class StateVerticle extends VerticleBase {
       cs.add(bus.<JsonObject>localConsumer(Addresses.STATE_CACHE_LOAD, m -> store.cache()
           .load(m.body().getString("kind", "idem"), m.body().getInteger("limit", 100_000))
           .onSuccess(w -> m.reply(w, new DeliveryOptions()
-              .addHeader(FLUSH_HEADER, Long.toString(manifest.state().flushIntervalMs()))
+              .addHeader(FLUSH_HEADER, Long.toString(manifest.state().cacheFlushIntervalMs()))
               .addHeader(BUFFER_HEADER, Integer.toString(manifest.state().bufferMax()))))
           .onFailure(t -> m.fail(FailureCode.STORE_UNAVAILABLE.code(), String.valueOf(t.getMessage())))));
     }

@@ -11,7 +11,8 @@ import java.util.function.Function;
 
 /**
  * A small in-process buffer that hands records to the state verticle as <b>one</b> message every
- * {@code flushMs} (debts from a chain instance, the memory store's write-behind), so the hot path
+ * {@code flushMs}, or at once when {@code batchMax} are waiting (debts from a chain instance, the
+ * memory store's write-behind, audit records), so the hot path
  * pays a list append and never a bus hop of its own. Adding never blocks and never fails the
  * caller.
  *
@@ -106,7 +107,12 @@ public final class WriteBuffer<T> {
       return;
     }
     pending.add(record);
-    schedule();
+    if (pending.size() >= batchMax && !inFlight) {
+      // a full batch waits for no timer
+      flush();
+    } else {
+      schedule();
+    }
   }
 
   /** Records waiting. */
@@ -124,6 +130,10 @@ public final class WriteBuffer<T> {
   }
 
   private void flush() {
+    if (timer >= 0) {
+      vertx.cancelTimer(timer);
+      timer = -1;
+    }
     if (pending.isEmpty() || inFlight) {
       return;
     }

@@ -31,6 +31,10 @@ class StateSectionsTest {
     assertThat(m.state().minFreeMb()).isEqualTo(200);
     assertThat(m.state().commitIntervalMs()).isEqualTo(5);
     assertThat(m.state().writeBehind()).isTrue();
+    assertThat(m.state().flushIntervalMs()).isEqualTo(50);
+    assertThat(m.state().cacheFlushIntervalMs()).as("the write-behind's bigger batches").isEqualTo(500);
+    assertThat(parse("state: { cache_flush_interval_ms: 20 }\n").state().cacheFlushIntervalMs()).isEqualTo(20);
+    assertThatThrownBy(() -> parse("state: { cache_flush_interval_ms: 0 }\n")).hasMessageContaining("cache_flush_interval_ms");
     ReconcileConfig r = m.reconcile();
     assertThat(r.enabled()).isTrue();
     assertThat(r.batch()).isEqualTo(200);

@@ -206,4 +206,36 @@ class SqliteDbTest {
     assertThat(db.pruneCache(1, t)).isPositive();
     assertThat(db.loadCache("idem", 10, t).idem()).hasSize(1);
   }
+
+  @Test
+  @DisplayName("a write-behind batch is written in key order yet keeps its order within a key: of two answers as new, the later one stays; the statements survive a failed operation")
+  void writeBehindOrderWithinKey() throws Exception {
+    ResolveResult first = ResolveResult.builder().status("resolved").lon(1.0).lat(1.0).idempotencyKey("m").resolvedAtMs(10).build();
+    ResolveResult second = first.toBuilder().lon(2.0).build();
+    long t = now();
+    List<SqliteDb.Outcome> out = db.transaction(List.of(
+        d -> d.writeCache(new CacheWrites(List.of(
+            new CacheWrites.Idem("z", t, 60_000, StoredAnswer.of(first.toBuilder().idempotencyKey("z").build())),
+            new CacheWrites.Idem("m", t, 60_000, StoredAnswer.of(first)),
+            new CacheWrites.Idem("a", t, 60_000, StoredAnswer.of(first.toBuilder().idempotencyKey("a").build())),
+            new CacheWrites.Idem("m", t, 60_000, StoredAnswer.of(second))),
+            List.of(new IndexEntry("q", 5, 5, "later", "open_data", 0.8, "Q", "street", t, null),
+                new IndexEntry("b", 1, 1, "osm", "open_data", 0.8, "B", "street", t, null),
+                new IndexEntry("q", 6, 6, "latest", "open_data", 0.8, "Q", "street", t, null))), 86_400, t),
+        d -> {
+          throw new java.sql.SQLException("this operation fails on purpose");
+        }));
+    assertThat(out.get(0).failure()).isNull();
+    assertThat(out.get(0).value()).isEqualTo(7);
+    assertThat(out.get(1).failure()).hasMessageContaining("on purpose");
+    // a later transaction reuses the prepared statements
+    db.transaction(List.of(d -> d.writeCache(new CacheWrites(List.of(
+        new CacheWrites.Idem("n", t, 60_000, StoredAnswer.of(first.toBuilder().idempotencyKey("n").build()))), List.of()), 86_400, t)));
+    CacheWrites back = db.loadCache("idem", 10, t);
+    assertThat(back.idem()).extracting(CacheWrites.Idem::key).containsExactlyInAnyOrder("a", "m", "n", "z");
+    CacheWrites.Idem m = back.idem().stream().filter(e -> e.key().equals("m")).findFirst().orElseThrow();
+    assertThat(ResolveResult.fromJson(m.answer().toJson()).lon()).as("the later of two equally new answers").isEqualTo(2.0);
+    assertThat(db.loadCache("index", 10, t).index()).filteredOn(e -> e.addrKey().equals("q"))
+        .extracting(IndexEntry::source).containsExactly("latest");
+  }
 }
