@@ -16,7 +16,7 @@ class ReplayRenderingsTest {
       new ReplayRenderings.Reply(new Outcome.NotFound(null), Rendered.json(200, Buffer.buffer("[]")));
 
   @Test
-  @DisplayName("one stored answer is rendered once per direction and options; an equal but distinct stored answer is another")
+  @DisplayName("one stored answer is rendered once per direction and options, and so is an equal one read again from a store; a different answer is another")
   void renderedOncePerStoredAnswer() {
     ReplayRenderings<GoogleRequests.Options> r = new ReplayRenderings<>();
     AtomicInteger renders = new AtomicInteger();
@@ -33,6 +33,11 @@ class ReplayRenderingsTest {
       return REPLY;
     });
     r.get(StoredAnswer.of(Results.result(Results.resolved("exact", "rooftop", false))), Direction.FORWARD, new GoogleRequests.Options("q"), () -> {
+      renders.incrementAndGet();
+      return REPLY;
+    });
+    assertThat(renders).as("an equal answer, another instance").hasValue(2);
+    r.get(StoredAnswer.of(Results.result(Results.resolved("exact", "street", false))), Direction.FORWARD, new GoogleRequests.Options("q"), () -> {
       renders.incrementAndGet();
       return REPLY;
     });
