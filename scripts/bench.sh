@@ -32,6 +32,7 @@
 #     ingress-only node forwarding to a chain node (scripts/bench/cluster-hop.sh), throughput ratio;
 # (i) batch: rows/s of a 100,000-row CSV embedded and over HTTP, peak RSS during a 1,000,000-row
 #     upload, live p99 at half load with and without a batch (scripts/bench-batch.sh; --no-batch skips);
+#     --quick leaves (h) and (i) out (it must finish in under three minutes);
 # then JFR profiles of the replay and pass-through paths under wrk, and the JMH microbenchmarks.
 # Every load figure is the median of three rounds (one with --quick); baseline and subject alternate
 # in each round. The resolver is warmed until its throughput stops climbing (C2 keeps compiling for
@@ -52,7 +53,7 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 source "$ROOT/scripts/bench/lib.sh"   # port_free, pick_port, median, ratio, calc, stop_pids
 
-BUILD=1 QUICK=0 JMH=1 PROFILE=1 BATCH=1 DOC=docs/benchmarks.md
+BUILD=1 QUICK=0 JMH=1 PROFILE=1 BATCH=1 CLUSTER=1 DOC=docs/benchmarks.md
 # --jvm-matrix [its options]: the JVM matrix instead (scripts/bench/jvm-matrix.sh, same placement).
 [ "${1:-}" = --jvm-matrix ] && { shift; exec scripts/bench/jvm-matrix.sh "$@"; }
 while [ $# -gt 0 ]; do
@@ -63,7 +64,7 @@ while [ $# -gt 0 ]; do
     --no-profile) PROFILE=0 ;;
     --no-batch) BATCH=0 ;;
     --doc) DOC=$2; shift ;;
-    -h|--help) sed -n '2,49p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,50p' "$0"; exit 0 ;;
     *) echo "bench.sh: unknown argument $1" >&2; exit 2 ;;
   esac
   shift
@@ -76,6 +77,9 @@ TENANTS=${BENCH_TENANTS:-20}             # tenants configured in (f)
 if [ "$QUICK" = 1 ]; then
   # A guard, not figures: one round, short runs; the warm-up still runs until throughput settles.
   ROUNDS=1 WRK_S=3 WARM_S=4 WARM_SIDE_S=2 OPEN_S=3 OPEN_WARM_S=1 JFR_S=4 COALESCE_TRIALS=1 WARM_MAX=${BENCH_WARM_MAX:-3} TENANT_WARM=1
+  # Under three minutes: the clustered hop (Hazelcast start-up) and the batch runs (minutes of rows)
+  # are left to the full run.
+  CLUSTER=0 BATCH=0
   JMH_ARGS="-f 1 -wi 1 -w 1s -i 2 -r 1s"
 else
   ROUNDS=3 WRK_S=8 WARM_S=10 WARM_SIDE_S=10 OPEN_S=8 OPEN_WARM_S=3 JFR_S=15 COALESCE_TRIALS=3 WARM_MAX=${BENCH_WARM_MAX:-6} TENANT_WARM=6
@@ -489,13 +493,15 @@ kill "$SINK_PID" 2>/dev/null || true
 # scripts/bench/cluster-hop.sh: one clustered node with every role vs an ingress-only node forwarding
 # to a chain node over the clustered bus (Hazelcast on loopback), every node on the server CPUs,
 # replay and pass-through, alternating, medians of the rounds. Its table goes into the doc as (h).
-say "(h) clustered bus: one node with every role vs ingress node -> chain node, $ROUNDS rounds"
-mkdir -p "$RUN/cluster"
-scripts/bench/cluster-hop.sh --launch "java $SERVER_JAVA_OPTS -jar $RUN/resolver.jar" --provider-port "$P_PROVIDER" \
-  --cpus "$SERVER_CPUS" --client-cpus "$CLIENT_CPUS" --seconds "$WRK_S" --rounds "$ROUNDS" --connections "$CONNECTIONS" \
-  --out "$RUN/cluster" >"$RUN/cluster.log" 2>&1 || fail_run "(h) clustered run failed (see target/bench-last/cluster.log)"
-tail -1 "$RUN/cluster.log" | while read -r l; do note "$l"; done
-alive_all
+if [ "$CLUSTER" = 1 ]; then
+  say "(h) clustered bus: one node with every role vs ingress node -> chain node, $ROUNDS rounds"
+  mkdir -p "$RUN/cluster"
+  scripts/bench/cluster-hop.sh --launch "java $SERVER_JAVA_OPTS -jar $RUN/resolver.jar" --provider-port "$P_PROVIDER" \
+    --cpus "$SERVER_CPUS" --client-cpus "$CLIENT_CPUS" --seconds "$WRK_S" --rounds "$ROUNDS" --connections "$CONNECTIONS" \
+    --out "$RUN/cluster" >"$RUN/cluster.log" 2>&1 || fail_run "(h) clustered run failed (see target/bench-last/cluster.log)"
+  tail -1 "$RUN/cluster.log" | while read -r l; do note "$l"; done
+  alive_all
+fi
 
 # ---------------------------------------------------------------- (c) open the hung tier's breaker
 say "(c) hang tier 1 and open its breaker"

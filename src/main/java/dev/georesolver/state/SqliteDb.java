@@ -558,22 +558,40 @@ final class SqliteDb implements AutoCloseable {
     return new CacheWrites(idem, index);
   }
 
-  /** Removes expired cache entries and keeps at most {@code maxEntries} of each kind, newest first. */
-  int pruneCache(long maxEntries, long nowMs) throws SQLException {
+  /**
+   * Removes cache entries past the bound of {@code maxEntries} per kind, oldest first, at most
+   * {@code slice} of each kind per call, and (when {@code expired}) every expired one. Bounded so
+   * that one call never holds the state worker for long: deleting a million rows in one go took the
+   * one core for seconds, and every answer and replay waited behind it.
+   *
+   * @return the rows deleted, and whether a kind still holds more than its bound
+   */
+  Pruned pruneCache(long maxEntries, int slice, boolean expired, long nowMs) throws SQLException {
     int n = 0;
-    try (PreparedStatement a = conn.prepareStatement("DELETE FROM idem WHERE expires_at_ms <= ?");
-         PreparedStatement b = conn.prepareStatement("DELETE FROM addr_index WHERE expires_at_ms <= ?");
-         PreparedStatement c = conn.prepareStatement(
-             "DELETE FROM idem WHERE key IN (SELECT key FROM idem ORDER BY stored_at_ms DESC LIMIT -1 OFFSET ?)");
-         PreparedStatement d = conn.prepareStatement(
-             "DELETE FROM addr_index WHERE addr_key IN (SELECT addr_key FROM addr_index ORDER BY resolved_at_ms DESC LIMIT -1 OFFSET ?)")) {
-      a.setLong(1, nowMs);
-      b.setLong(1, nowMs);
-      c.setLong(1, maxEntries);
-      d.setLong(1, maxEntries);
-      n += a.executeUpdate() + b.executeUpdate() + c.executeUpdate() + d.executeUpdate();
+    if (expired) {
+      try (PreparedStatement a = conn.prepareStatement("DELETE FROM idem WHERE expires_at_ms <= ?");
+           PreparedStatement b = conn.prepareStatement("DELETE FROM addr_index WHERE expires_at_ms <= ?")) {
+        a.setLong(1, nowMs);
+        b.setLong(1, nowMs);
+        n += a.executeUpdate() + b.executeUpdate();
+      }
     }
-    return n;
+    int idem = overBound("DELETE FROM idem WHERE rowid IN (SELECT rowid FROM idem ORDER BY stored_at_ms DESC LIMIT ? OFFSET ?)",
+        maxEntries, slice);
+    int index = overBound(
+        "DELETE FROM addr_index WHERE rowid IN (SELECT rowid FROM addr_index ORDER BY resolved_at_ms DESC LIMIT ? OFFSET ?)",
+        maxEntries, slice);
+    return new Pruned(n + idem + index, idem == slice || index == slice);
+  }
+
+  /** What {@link #pruneCache} did: rows deleted, and whether more are over the bound. */
+  record Pruned(int deleted, boolean more) {}
+
+  private int overBound(String sql, long maxEntries, int slice) throws SQLException {
+    PreparedStatement ps = prepared(sql);
+    ps.setInt(1, slice);
+    ps.setLong(2, maxEntries);
+    return ps.executeUpdate();
   }
 
   // ---- audit -----------------------------------------------------------------------------------

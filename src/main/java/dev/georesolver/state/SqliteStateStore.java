@@ -309,8 +309,8 @@ public final class SqliteStateStore implements StateStore {
   }
 
   /** Removes expired cache entries and caps each kind at {@code maxEntries}. */
-  Future<Integer> prune(long maxEntries) {
-    return submit(d -> d.pruneCache(maxEntries, clock.millis()));
+  Future<SqliteDb.Pruned> prune(long maxEntries, int slice, boolean expired) {
+    return submit(d -> d.pruneCache(maxEntries, slice, expired, clock.millis()));
   }
 
   @Override

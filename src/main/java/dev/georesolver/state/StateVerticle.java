@@ -48,6 +48,10 @@ public final class StateVerticle extends VerticleBase {
   static final long DISK_CHECK_MS = 10_000;
   /** How often expired cache entries are removed from the file, milliseconds. */
   static final long PRUNE_MS = 300_000;
+  /** How often the cache tables are brought back to their bound, milliseconds. */
+  static final long BOUND_MS = 1_000;
+  /** The most rows of each cache table one pruning step deletes; a step that deletes this many is followed by another at once. */
+  static final int PRUNE_SLICE = 5_000;
   /** Header of the cache load's reply: how often to write behind, milliseconds ({@code state.cache_flush_interval_ms}). */
   public static final String FLUSH_HEADER = "x-flush-interval-ms";
   /** Header of the cache load's reply: the most records to buffer ({@code state.buffer_max}). */
@@ -73,6 +77,7 @@ public final class StateVerticle extends VerticleBase {
   private volatile boolean refusing;
   private volatile long freeMb = -1;
   private long refusedTotal;
+  private boolean pruning;
 
   /**
    * @param backend {@code sqlite} or {@code redis}
@@ -86,6 +91,29 @@ public final class StateVerticle extends VerticleBase {
     this.withCache = withCache;
     this.clock = clock;
     this.metrics = metrics;
+  }
+
+  /**
+   * Keeps the cache tables within their bound in small steps, one after another while a step finds
+   * more over it, each a group-commit operation of its own, so that other writes interleave with
+   * them. At most one run at a time.
+   */
+  private void pruneSteps(SqliteStateStore sq, long bound, boolean expired) {
+    if (pruning) {
+      return;
+    }
+    pruning = true;
+    pruneStep(sq, bound, expired);
+  }
+
+  private void pruneStep(SqliteStateStore sq, long bound, boolean expired) {
+    sq.prune(bound, PRUNE_SLICE, expired).onComplete(ar -> {
+      if (ar.succeeded() && ar.result().more()) {
+        pruneStep(sq, bound, false);
+      } else {
+        pruning = false;
+      }
+    });
   }
 
   /** The write-behind interval a cache load's reply carries, milliseconds (default 500). */
@@ -141,7 +169,9 @@ public final class StateVerticle extends VerticleBase {
         checkDisk();
         vertx.setPeriodic(DISK_CHECK_MS, id -> checkDisk());
         if (s instanceof SqliteStateStore sq && withCache) {
-          vertx.setPeriodic(PRUNE_MS, id -> sq.prune(idem.maxEntries()));
+          long bound = idem.maxEntries();
+          vertx.setPeriodic(BOUND_MS, id -> pruneSteps(sq, bound, false));
+          vertx.setPeriodic(PRUNE_MS, id -> pruneSteps(sq, bound, true));
         }
       }
       if (manifest.audit().enabled()) {

@@ -203,7 +203,7 @@ class SqliteDbTest {
     assertThat(ResolveResult.fromJson(back.idem().get(1).answer().toJson()).lon()).as("older answer ignored").isEqualTo(1.0);
     assertThat(db.loadCache("index", 10, t).index()).extracting(IndexEntry::source).containsExactly("osm");
     assertThat(db.loadCache("index", 10, t + 86_400_001).index()).as("expired").isEmpty();
-    assertThat(db.pruneCache(1, t)).isPositive();
+    assertThat(db.pruneCache(1, 5_000, true, t).deleted()).isPositive();
     assertThat(db.loadCache("idem", 10, t).idem()).hasSize(1);
   }
 
@@ -237,5 +237,32 @@ class SqliteDbTest {
     assertThat(ResolveResult.fromJson(m.answer().toJson()).lon()).as("the later of two equally new answers").isEqualTo(2.0);
     assertThat(db.loadCache("index", 10, t).index()).filteredOn(e -> e.addrKey().equals("q"))
         .extracting(IndexEntry::source).containsExactly("latest");
+  }
+
+  @Test
+  @DisplayName("pruning keeps the newest entries of each kind within the bound, in slices that say whether more is left, never deleting what is within it")
+  void pruneInSlices() throws Exception {
+    ResolveResult r = ResolveResult.builder().status("resolved").lon(1.0).lat(1.0).idempotencyKey("k").resolvedAtMs(10).build();
+    long t = now();
+    List<CacheWrites.Idem> idem = new java.util.ArrayList<>();
+    List<IndexEntry> index = new java.util.ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      idem.add(new CacheWrites.Idem("k" + i, t + i, 60_000, StoredAnswer.of(r)));
+      index.add(new IndexEntry("a" + i, 1, 2, "osm", "open_data", 0.8, "A", "street", t + i, null));
+    }
+    db.writeCache(new CacheWrites(idem, index), 86_400, t);
+    SqliteDb.Pruned p = db.pruneCache(10, 7, false, t);
+    assertThat(p.deleted()).isEqualTo(14);
+    assertThat(p.more()).isTrue();
+    int steps = 1;
+    while (p.more()) {
+      p = db.pruneCache(10, 7, false, t);
+      steps++;
+    }
+    assertThat(steps).as("20 over the bound per kind, 7 a slice").isEqualTo(3);
+    assertThat(db.loadCache("idem", 100, t).idem()).extracting(CacheWrites.Idem::key)
+        .containsExactlyElementsOf(java.util.stream.IntStream.iterate(29, i -> i >= 20, i -> i - 1).mapToObj(i -> "k" + i).toList());
+    assertThat(db.loadCache("index", 100, t).index()).hasSize(10);
+    assertThat(db.pruneCache(10, 7, false, t)).isEqualTo(new SqliteDb.Pruned(0, false));
   }
 }
