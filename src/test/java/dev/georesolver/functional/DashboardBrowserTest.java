@@ -95,8 +95,11 @@ class DashboardBrowserTest {
   private static void publishReconcilerNewsAfterRelease(Vertx vertx, String tier) {
     vertx.eventBus().<JsonObject>consumer(Addresses.BREAKER_EVENTS, m -> {
       if (tier.equals(m.body().getString("tier")) && "release".equals(m.body().getString("reason"))) {
-        vertx.setPeriodic(0, 1000, id -> vertx.eventBus().publish(Addresses.RECONCILE_EVENTS,
-            new JsonObject().put("type", "reconcile").put("pending", 12).put("oldest_pending_age_s", 95)));
+        // The backlog first, then the correction: the page reads the panel once the correction is
+        // listed, so the backlog must already be there (a periodic's first run came after it).
+        JsonObject backlog = new JsonObject().put("type", "reconcile").put("pending", 12).put("oldest_pending_age_s", 95);
+        vertx.eventBus().publish(Addresses.RECONCILE_EVENTS, backlog);
+        vertx.setPeriodic(1000, id -> vertx.eventBus().publish(Addresses.RECONCILE_EVENTS, backlog.copy()));
         vertx.eventBus().publish(Addresses.RECONCILE_EVENTS, new JsonObject().put("type", "correction").put("at_ms", System.currentTimeMillis())
             .put("served_by", "osm_nominatim").put("corrected_by", tier).put("moved_m", 140).put("label", "12 Rue de Rivoli, Paris"));
       }

@@ -247,6 +247,9 @@ class ReconcileBehaviourScenarioTest {
     }
     DrillLadder.await("the refusals counted", Duration.ofSeconds(10), () -> s.get("/metrics").await().bodyAsString()
         .contains("georesolver_state_refused_total{module=\"debts\"} 3.0"));
+    // the write-behind is handed over every cache_flush_interval_ms (500 ms), after the debts
+    DrillLadder.await("3 debts and their write-behind refused", Duration.ofSeconds(10), () -> s.get("/health/ready").await()
+        .bodyAsJsonObject().getJsonObject("state").getLong("refused_total") == 6);
     JsonObject health = s.get("/health/ready").await().bodyAsJsonObject();
     assertThat(health.getJsonObject("state").getBoolean("refusing")).isTrue();
     assertThat(health.getJsonObject("state").getLong("refused_total")).as("3 debts and their write-behind").isEqualTo(6);
