@@ -1,13 +1,14 @@
 # georesolver as a container image: built with Maven (the jar targets Java 17), run as a non-root
-# user on the JRE of the JRE build argument (default 25: its generational ZGC; --build-arg JRE=17 for
-# JDK 17 with G1). The collector comes from scripts/jvm.sh's table, like scripts/run.sh.
+# user on the JRE of the JRE build argument (default 17: G1 on JDK 17 had the lowest p99 and RSS in
+# the JVM matrix of docs/benchmarks.md; --build-arg JRE=25 for its generational ZGC). The collector
+# comes from scripts/jvm.sh's table, like scripts/run.sh.
 #   docker build -t georesolver .     (docker-compose.yml builds it for the local stack)
 #   docker run -p 8080:8080 georesolver
 # Arguments after the image name replace the default command (the resolver's flags, e.g.
 # --manifest /app/conf/stack/manifest.yaml --redis redis://redis:6379 --log-format json).
 
 # FROM lines may use only ARGs declared before the first FROM.
-ARG JRE=25
+ARG JRE=17
 FROM maven:3.9-eclipse-temurin-17 AS build
 WORKDIR /src
 # Dependencies first, in a layer of their own: rebuilt only when the pom changes.

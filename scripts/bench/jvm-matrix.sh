@@ -17,8 +17,8 @@
 # endpoint (on JDK 17 G1) and the provider called directly (moved to the server CPU). Then, in
 # rounds, the open-loop generator at one common rate, half of jdk17-g1's median saturating
 # pass-through rate (BENCH_RATE overrides): direct, then each configuration's pass-through; added
-# latency = configuration − direct per percentile. Each resolver is warmed first (2 cycles of
-# replay and pass-through). Medians of the rounds (3; 1 with --quick). Placement as in bench.sh:
+# latency = configuration − direct per percentile. Each resolver is warmed first (4 cycles of
+# replay and pass-through; 2 with --quick). Medians of the rounds (3; 1 with --quick). Placement as in bench.sh:
 # servers on BENCH_SERVER_CPUS (1), wrk, LoadGen and the provider on BENCH_CLIENT_CPUS (0).
 # Kills what it started on exit; raw output in target/jvm-matrix-last/.
 set -euo pipefail
@@ -153,11 +153,14 @@ wait_http "http://127.0.0.1:$P_BARE/" "$BARE_PID" bare
 BARE_URL="http://127.0.0.1:$P_BARE/v1/geocode"
 DIRECT_URL="http://127.0.0.1:$P_PROV/fast?q="
 
-say "warm-up: 2 × ${WARM_S}s of replay and pass-through per configuration"
+# Pass-through takes about 25 s of load to reach its compiled steady state on one core (issue 17,
+# experiment 8): 4 cycles of 10 s in the full run.
+WARM_CYCLES=4; [ "$QUICK" = 1 ] && WARM_CYCLES=2
+say "warm-up: $WARM_CYCLES × ${WARM_S}s of replay and pass-through per configuration"
 WRK_S_SAVED=$WRK_S; WRK_S=$WARM_S
 wrk_rps warm-bare "$BARE_URL" wrk-check.lua "$MARK"
 for c in "${CONFIGS[@]}"; do
-  for w in 1 2; do
+  for w in $(seq 1 "$WARM_CYCLES"); do
     wrk_rps "warm$w-$c-replay" "http://127.0.0.1:${PORT[$c]}$REPLAY_Q" wrk-check.lua "$MARK"
     wrk_rps "warm$w-$c-pass" "http://127.0.0.1:${PORT[$c]}/v1/geocode?q=" wrk-unique.lua "$MARK" "w$w$c"
   done

@@ -74,9 +74,23 @@ class JvmChoiceTest {
   }
 
   @Test
-  @DisplayName("JDK 25 found beside 17 and 21: its generational ZGC, and the line says why")
-  void shouldPreferJdk25Zgc() throws Exception {
-    jdk(root, "java-17", "17.0.15", "17.0.15");
+  @DisplayName("JDK 17 found beside 21 and 25: G1 on 17, the JVM matrix's winner, and the line says why")
+  void shouldPreferJdk17G1() throws Exception {
+    Path j17 = jdk(root, "java-17", "17.0.15", "17.0.15");
+    jdk(root, "jdk-21", "21.0.4", "21.0.4");
+    jdk(root, "temurin-25", "25.0.3", "25.0.3");
+    String[] r = pick().split("\\|", 6);
+    assertThat(r[0]).isEqualTo("0");
+    assertThat(r[1]).isEqualTo("g1-17");
+    assertThat(r[2]).isEqualTo("17");
+    assertThat(r[3]).isEqualTo(j17.resolve("bin/java").toRealPath().toString());
+    assertThat(r[4]).isEqualTo("-XX:+UseG1GC");
+    assertThat(r[5]).contains("JDK 17").contains("JVM matrix");
+  }
+
+  @Test
+  @DisplayName("JDK 25 without a 17: its generational ZGC, and the line says why")
+  void shouldPreferJdk25ZgcWithout17() throws Exception {
     jdk(root, "jdk-21", "21.0.4", "21.0.4");
     Path j25 = jdk(root, "temurin-25", "25.0.3", "25.0.3");
     String[] r = pick().split("\\|", 6);
@@ -89,9 +103,8 @@ class JvmChoiceTest {
   }
 
   @Test
-  @DisplayName("JDK 21 is the newest: ZGC with -XX:+ZGenerational (not the default there)")
+  @DisplayName("JDK 21 is the newest and no 17: ZGC with -XX:+ZGenerational (not the default there)")
   void shouldAskForGenerationalZgcOn21() throws Exception {
-    jdk(root, "java-17", "17.0.15", "17.0.15");
     jdk(root, "jdk-21", "21.0.4", "21.0.4");
     String[] r = pick().split("\\|", 6);
     assertThat(r[1]).isEqualTo("zgc-gen-21");
@@ -104,7 +117,7 @@ class JvmChoiceTest {
     jdk(root, "java-17", "17.0.15", "17.0.15");
     String[] r = pick().split("\\|", 6);
     assertThat(r[0]).isEqualTo("0");
-    assertThat(r[1]).isEqualTo("g1");
+    assertThat(r[1]).isEqualTo("g1-17");
     assertThat(r[2]).isEqualTo("17");
     assertThat(r[4]).isEqualTo("-XX:+UseG1GC");
   }
@@ -115,7 +128,7 @@ class JvmChoiceTest {
     jdk(root, "temurin-25", "25.0.3", "25.0.3");
     Path elsewhere = jdk(tmp, "my-jdk-17", "17.0.2", "17.0.2");
     String[] r = pick(Map.of("GEO_JAVA", elsewhere.toString())).split("\\|", 6);
-    assertThat(r[1]).isEqualTo("g1");
+    assertThat(r[1]).isEqualTo("g1-17");
     assertThat(r[3]).isEqualTo(elsewhere.resolve("bin/java").toRealPath().toString());
     assertThat(r[5]).contains("GEO_JAVA");
     String[] bin = pick(Map.of("GEO_JAVA", elsewhere.resolve("bin/java").toString())).split("\\|", 6);
@@ -128,7 +141,7 @@ class JvmChoiceTest {
     jdk(root, "java-17", "17.0.15", "17.0.15");
     jdk(root, "temurin-25", "25.0.3", "25.0.3");
     String[] opts = pick(Map.of("JAVA_OPTS", "-Xmx1g -XX:+UseParallelGC")).split("\\|", 6);
-    assertThat(opts[2]).isEqualTo("25");
+    assertThat(opts[2]).as("the first row's JVM").isEqualTo("17");
     assertThat(opts[4]).isEmpty();
     assertThat(opts[5]).contains("JAVA_OPTS");
     String[] g1 = pick(Map.of("GEO_JVM_CHOICE", "g1")).split("\\|", 6);
