@@ -32,7 +32,7 @@
 #     ingress-only node forwarding to a chain node (scripts/bench/cluster-hop.sh), throughput ratio;
 # (i) batch: rows/s of a 100,000-row CSV embedded and over HTTP, peak RSS during a 1,000,000-row
 #     upload, live p99 at half load with and without a batch (scripts/bench-batch.sh; --no-batch skips);
-#     --quick leaves (h) and (i) out (it must finish in under three minutes);
+#     --quick leaves (g), (h), (i) and the sweep's other points out (it must finish in under three minutes);
 # then JFR profiles of the replay and pass-through paths under wrk, and the JMH microbenchmarks.
 # Every load figure is the median of three rounds (one with --quick); baseline and subject alternate
 # in each round. The resolver is warmed until its throughput stops climbing (C2 keeps compiling for
@@ -53,7 +53,7 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 source "$ROOT/scripts/bench/lib.sh"   # port_free, pick_port, median, ratio, calc, stop_pids
 
-BUILD=1 QUICK=0 JMH=1 PROFILE=1 BATCH=1 CLUSTER=1 DOC=docs/benchmarks.md
+BUILD=1 QUICK=0 JMH=1 PROFILE=1 BATCH=1 CLUSTER=1 OPS=1 DOC=docs/benchmarks.md
 # --jvm-matrix [its options]: the JVM matrix instead (scripts/bench/jvm-matrix.sh, same placement).
 [ "${1:-}" = --jvm-matrix ] && { shift; exec scripts/bench/jvm-matrix.sh "$@"; }
 while [ $# -gt 0 ]; do
@@ -77,15 +77,16 @@ TENANTS=${BENCH_TENANTS:-20}             # tenants configured in (f)
 if [ "$QUICK" = 1 ]; then
   # A guard, not figures: one round, short runs; the warm-up still runs until throughput settles.
   ROUNDS=1 WRK_S=3 WARM_S=4 WARM_SIDE_S=2 OPEN_S=3 OPEN_WARM_S=1 JFR_S=4 COALESCE_TRIALS=1 WARM_MAX=${BENCH_WARM_MAX:-3} TENANT_WARM=1
-  # Under three minutes: the clustered hop (Hazelcast start-up) and the batch runs (minutes of rows)
-  # are left to the full run.
-  CLUSTER=0 BATCH=0
+  # Under three minutes: the clustered hop (Hazelcast start-up), the batch runs (minutes of rows) and
+  # the operator's-view resolvers of (g) (two more JVMs to start and warm) are left to the full run.
+  CLUSTER=0 BATCH=0 OPS=0
   JMH_ARGS="-f 1 -wi 1 -w 1s -i 2 -r 1s"
 else
   ROUNDS=3 WRK_S=8 WARM_S=10 WARM_SIDE_S=10 OPEN_S=8 OPEN_WARM_S=3 JFR_S=15 COALESCE_TRIALS=3 WARM_MAX=${BENCH_WARM_MAX:-6} TENANT_WARM=6
   JMH_ARGS="-f 1 -wi 3 -w 1s -i 5 -r 1s"
 fi
 SWEEP_PCTS="10 25 75"                    # open-loop sweep points besides the half-load one (% of saturating)
+[ "$QUICK" = 1 ] && SWEEP_PCTS=""        # --quick: the half-load point only (the chart then has one point)
 OPEN_CONNECTIONS=128                     # LoadGen's pool; requests beyond it wait (and are timed)
 COALESCE_N=1000
 COALESCE_DELAY_MS=1000                   # the provider holds the coalesced call this long
@@ -441,6 +442,7 @@ kill "$AUDIT_PID" "$TENANTS_PID" 2>/dev/null || true
 for _ in $(seq 1 20); do kill -0 "$TENANTS_PID" 2>/dev/null || kill -0 "$AUDIT_PID" 2>/dev/null || break; sleep 0.25; done
 
 # ---------------------------------------------------------------- (g) tracing on, JSON logs
+if [ "$OPS" = 1 ]; then
 # Each variant is a resolver of its own on the same manifest (its own state file), started for its
 # rounds only; every round runs the resolver as it is and the variant on the same paths.
 P_SINK=$(pick_port)
@@ -488,6 +490,7 @@ note "OTLP sink after the traced rounds: $SINK_COUNT"
 variant jsonlogs -- --log-format json
 grep -q '^{"ts":' "$RUN/jsonlogs.log" || die "the jsonlogs resolver did not log JSON (see target/bench-last/jsonlogs.log)"
 kill "$SINK_PID" 2>/dev/null || true
+fi
 
 # ---------------------------------------------------------------- (h) clustered: the cost of a hop
 # scripts/bench/cluster-hop.sh: one clustered node with every role vs an ingress-only node forwarding
@@ -551,7 +554,7 @@ HEALTH_AFTER=$(curl -fsS "$R/health/ready" || true)
 # ---------------------------------------------------------------- open-loop sweep
 # The same generator, direct and pass, at 10 %, 25 % and 75 % of the saturating rate (50 % is the
 # half-load point above): where the knee is. Each point: a warm-up run, then the measured one.
-say "open-loop sweep: ${SWEEP_PCTS// /, } % of $SAT req/s, ${OPEN_WARM_S}s warm-up + ${OPEN_S}s, $ROUNDS round(s) of direct and pass"
+[ -z "$SWEEP_PCTS" ] || say "open-loop sweep: ${SWEEP_PCTS// /, } % of $SAT req/s, ${OPEN_WARM_S}s warm-up + ${OPEN_S}s, $ROUNDS round(s) of direct and pass"
 for pct in $SWEEP_PCTS; do
   rate=$(calc "$SAT * $pct / 100" 0)
   measure "sweep$pct" "$RESOLVER_PID" java $CLIENT_JAVA_OPTS -jar "$TOOLS" loadgen rate --rate "$rate" --duration-s "$OPEN_S" \
@@ -685,6 +688,11 @@ G_JSON_REPLAY_REL=$(ratio "$G_jsonlogs_REPLAY" "$G_jsonlogs_REPLAY_BASE"); G_JSO
 # The ratios to the baselines of (a) and (b) each variant implies: its share of the resolver as it is, times that one's ratio.
 G_TRACED_REPLAY_RATIO=$(calc "$G_TRACED_REPLAY_REL * $REPLAY_RATIO" 2); G_TRACED_PASS_RATIO=$(calc "$G_TRACED_PASS_REL * $PASS_RATIO" 2)
 G_JSON_REPLAY_RATIO=$(calc "$G_JSON_REPLAY_REL * $REPLAY_RATIO" 2); G_JSON_PASS_RATIO=$(calc "$G_JSON_PASS_REL * $PASS_RATIO" 2)
+if [ "$OPS" = 1 ]; then
+  OPS_NOTE="traced: ${G_TRACED_REPLAY_REL}×/${G_TRACED_PASS_REL}×, JSON logs: ${G_JSON_REPLAY_REL}×/${G_JSON_PASS_REL}× of as it is"
+else
+  OPS_NOTE="traced and JSON logs: not run with --quick"
+fi
 FA_REPLAY_T=$(median $(for i in $(seq 1 $ROUNDS); do res "fa$i-replay-tenants" rps; done))
 FA_REPLAY_A=$(median $(for i in $(seq 1 $ROUNDS); do res "fa$i-replay-audit" rps; done))
 FA_PASS_T=$(median $(for i in $(seq 1 $ROUNDS); do res "fa$i-pass-tenants" rps; done))
@@ -897,6 +905,7 @@ fi
   echo
   echo "#### (g) Tracing on, JSON logs (wrk, closed loop)"
   echo
+  if [ "$OPS" = 1 ]; then
   echo "Each variant is a second resolver on the same manifest, alternating in every round with the resolver as it is (tracing off, text logs). **traced**: \`OTEL_EXPORTER_OTLP_ENDPOINT\` set to a local OTLP/HTTP sink (the bench tools' \`otlp-sink\`, on the client CPU), the SDK's default batching (a full queue drops spans, as it would in production); the sink received $SINK_COUNT. **jsonlogs**: \`--log-format json\` (at INFO: replays and pass-through log nothing per request, so this measures the encoder's standing cost). Implied ratios: the variant's share of the resolver as it is, times that one's (a) or (b) ratio."
   echo
   echo "| variant | replay req/s (as it is) | share | implied replay/bare | pass req/s (as it is) | share | implied pass/direct |"
@@ -909,6 +918,9 @@ fi
   for i in $(seq 1 $ROUNDS); do
     echo "| $i | $(res "g$i-replay-base-traced" rps) | $(res "g$i-replay-traced" rps) | $(cpu_row "g$i-replay-traced") | $(res "g$i-pass-base-traced" rps) | $(res "g$i-pass-traced" rps) | $(cpu_row "g$i-pass-traced") | $(res "g$i-replay-base-jsonlogs" rps) | $(res "g$i-replay-jsonlogs" rps) | $(res "g$i-pass-base-jsonlogs" rps) | $(res "g$i-pass-jsonlogs" rps) |"
   done
+  else
+  echo "Not run (\`--quick\`)."
+  fi
   echo "#### (d) Coalescing"
   echo
   echo "$COALESCE_N identical requests for an address never asked before, sent at once on $COALESCE_N connections; the provider holds its answer ${COALESCE_DELAY_MS} ms. Upstream calls are the provider's own count."
@@ -986,7 +998,7 @@ fi
 # The sweep chart goes next to the doc (docs/bench-sweep.png for docs/benchmarks.md), as the doc links it.
 cp "$RUN/bench-sweep.png" "$(dirname "$DOC")/bench-sweep.png"
 
-say "done in ${ELAPSED}s: replay ${REPLAY_RATIO}× (target 0.7; compatible: /search ${NOMINATIM_RATIO}×, Google ${GOOGLE_RATIO}× of /v1), pass-through ${PASS_RATIO}× (target 0.35; with tenants: replay ${F_REPLAY_RATIO}×, pass-through ${F_PASS_RATIO}× of without; audit all: replay ${FA_REPLAY_RATIO}×, pass-through ${FA_PASS_RATIO}× of fallbacks; traced: ${G_TRACED_REPLAY_REL}×/${G_TRACED_PASS_REL}×, JSON logs: ${G_JSON_REPLAY_REL}×/${G_JSON_PASS_REL}× of as it is), p99 added ${ADD99} ms (target 3; p99.9 ${ADD999} ms), failover p99 ${FO_ADD99} ms over tier 2 (target 2), upstream ${UPSTREAM[*]}, RSS ${RSS_MB} MB with ${L1_ENTRIES:-?} answers (target 400), ${FP_BYTES} B per stored answer; warm-up ${WARM_NOTE%% (*} -> $DOC"
+say "done in ${ELAPSED}s: replay ${REPLAY_RATIO}× (target 0.7; compatible: /search ${NOMINATIM_RATIO}×, Google ${GOOGLE_RATIO}× of /v1), pass-through ${PASS_RATIO}× (target 0.35; with tenants: replay ${F_REPLAY_RATIO}×, pass-through ${F_PASS_RATIO}× of without; audit all: replay ${FA_REPLAY_RATIO}×, pass-through ${FA_PASS_RATIO}× of fallbacks; $OPS_NOTE), p99 added ${ADD99} ms (target 3; p99.9 ${ADD999} ms), failover p99 ${FO_ADD99} ms over tier 2 (target 2), upstream ${UPSTREAM[*]}, RSS ${RSS_MB} MB with ${L1_ENTRIES:-?} answers (target 400), ${FP_BYTES} B per stored answer; warm-up ${WARM_NOTE%% (*} -> $DOC"
 if [ ${#FAILURES[@]} -gt 0 ]; then
   printf '\033[31mbench.sh: %d load run(s) failed:\033[0m\n' "${#FAILURES[@]}" >&2
   printf '  - %s\n' "${FAILURES[@]}" >&2
