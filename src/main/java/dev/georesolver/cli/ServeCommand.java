@@ -4,6 +4,7 @@ import dev.georesolver.GeoResolver;
 import dev.georesolver.cache.RedisUrl;
 import dev.georesolver.bus.Addresses;
 import dev.georesolver.reload.HangUp;
+import dev.georesolver.reload.HeldUntilStarted;
 import dev.georesolver.Role;
 import dev.georesolver.bus.Node;
 import dev.georesolver.state.StateStoreException;
@@ -167,7 +168,10 @@ final class ServeCommand implements Callable<Integer> {
 
   /** Deploys the resolver on {@code vertx}; a failed start ends the process (2 for a state file the operator must fix, else 1). */
   private void start(Vertx vertx, Manifest m, GeoResolver.Options options) {
-    GeoResolver.deploy(vertx, m, options).onSuccess(r -> onHangUpReload(vertx)).onFailure(t -> {
+    // Installed before the deployment: a SIGHUP while the verticles deploy is held and reloads once
+    // they are up (the HTTP port opens before the last of them is deployed).
+    HeldUntilStarted hangUp = onHangUpReload(vertx);
+    GeoResolver.deploy(vertx, m, options).onSuccess(r -> hangUp.started()).onFailure(t -> {
       if (t instanceof StateStoreException) {
         // A state file that is not a database or is held by another process: the operator's to fix, like a manifest.
         context.err().println("georesolver: refusing to start: " + t.getMessage());
@@ -180,10 +184,12 @@ final class ServeCommand implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(new Thread(() -> vertx.close().await(), "georesolver-shutdown"));
   }
 
-  /** SIGHUP reloads the manifest, where the JVM lets the signal be handled (see {@link HangUp}). */
-  private static void onHangUpReload(Vertx vertx) {
-    HangUp.install(() -> vertx.eventBus().request(Addresses.MANIFEST_RELOAD, new JsonObject().put("trigger", "signal"),
-        new DeliveryOptions().setSendTimeout(60_000).setLocalOnly(true)));
+  /** SIGHUP reloads the manifest, where the JVM lets the signal be handled (see {@link HangUp}); held until started. */
+  private static HeldUntilStarted onHangUpReload(Vertx vertx) {
+    HeldUntilStarted reload = new HeldUntilStarted(() -> vertx.eventBus().request(Addresses.MANIFEST_RELOAD,
+        new JsonObject().put("trigger", "signal"), new DeliveryOptions().setSendTimeout(60_000).setLocalOnly(true)));
+    HangUp.install(reload::fire);
+    return reload;
   }
 
   /**
