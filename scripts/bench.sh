@@ -51,7 +51,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-source "$ROOT/scripts/bench/lib.sh"   # port_free, pick_port, median, ratio, calc, stop_pids
+source "$ROOT/scripts/bench/lib.sh"   # port_free, pick_port, median, ratio, calc, stop_pids, build_jars, need_wrk
 
 BUILD=1 QUICK=0 JMH=1 PROFILE=1 BATCH=1 CLUSTER=1 OPS=1 DOC=docs/benchmarks.md
 # --jvm-matrix [its options]: the JVM matrix instead (scripts/bench/jvm-matrix.sh, same placement).
@@ -113,15 +113,7 @@ command -v curl >/dev/null || die "curl is missing"
 command -v jcmd >/dev/null || die "jcmd is missing (it comes with the JDK: install a JDK 17, not a JRE)"
 command -v taskset >/dev/null || die "taskset is missing (util-linux)"
 command -v sha256sum >/dev/null || die "sha256sum is missing (coreutils)"
-if ! command -v wrk >/dev/null; then
-  if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
-    say "wrk is missing: installing Debian's wrk package"
-    (apt-get install -y -qq wrk >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }) \
-      || die "could not install wrk"
-  else
-    die "wrk is missing. Install it: sudo apt-get install -y wrk (Debian/Ubuntu), brew install wrk (macOS)"
-  fi
-fi
+need_wrk
 [ "$(nproc --all)" -ge 2 ] || note "fewer than 2 CPUs: server and client will share one"
 
 START_EPOCH=$(date +%s)
@@ -141,8 +133,7 @@ trap 'exit 130' INT TERM
 # ---------------------------------------------------------------- build
 if [ "$BUILD" = 1 ]; then
   say "build: mvn -q -DskipTests package, then the bench profile"
-  mvn -q -B -DskipTests package
-  mvn -q -B -DskipTests -Pbench package
+  build_jars
 fi
 [ -f target/georesolver.jar ] || die "target/georesolver.jar missing (run without --no-build)"
 [ -f target/georesolver-bench.jar ] || die "target/georesolver-bench.jar missing (run without --no-build)"

@@ -61,7 +61,7 @@ JAVA25=$JDK25/bin/java
 die() { printf '\033[31mjvm-matrix.sh: %s\033[0m\n' "$*" >&2; exit 1; }
 say() { printf '\n\033[1m== %s\033[0m\n' "$*" >&2; }
 note() { printf '   %s\n' "$*" >&2; }
-command -v wrk >/dev/null || die "wrk is missing (apt-get install -y wrk)"
+need_wrk
 command -v taskset >/dev/null || die "taskset is missing (util-linux)"
 "$JAVA17" -version 2>&1 | grep -q 'version "17' || die "no JDK 17 at $JAVA17 (set BENCH_JDK17)"
 for c in "${CONFIGS[@]}"; do
@@ -84,8 +84,7 @@ trap 'exit 130' INT TERM
 
 if [ "$BUILD" = 1 ]; then
   say "build: mvn -q -DskipTests package, then the bench profile"
-  mvn -q -B -DskipTests package
-  mvn -q -B -DskipTests -Pbench package
+  build_jars
 fi
 [ -f target/georesolver.jar ] && [ -f target/georesolver-bench.jar ] || die "jars missing (run without --no-build)"
 cp target/georesolver.jar "$RUN/resolver.jar"

@@ -1,5 +1,5 @@
 # Helpers every bench script shares (sourced, not run): free ports and the arithmetic of the reports.
-# pick_port needs the sourcing script's die().
+# pick_port and need_wrk need the sourcing script's die().
 
 # Whether nothing listens on 127.0.0.1:PORT.
 port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
@@ -25,4 +25,23 @@ stop_pids() {
     for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
     kill -9 "$pid" 2>/dev/null || true
   done
+}
+
+# Builds target/georesolver.jar, then the bench profile's target/georesolver-bench.jar.
+build_jars() {
+  mvn -q -B -DskipTests package
+  mvn -q -B -DskipTests -Pbench package
+}
+
+# wrk on PATH: installed with Debian's package when missing and running as root with apt-get, else
+# die() saying how to install it.
+need_wrk() {
+  command -v wrk >/dev/null && return 0
+  if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
+    echo "wrk is missing: installing Debian's wrk package" >&2
+    (apt-get install -y -qq wrk >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }) \
+      || die "could not install wrk"
+  else
+    die "wrk is missing. Install it: sudo apt-get install -y wrk (Debian/Ubuntu), brew install wrk (macOS)"
+  fi
 }

@@ -21,7 +21,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
 die() { echo "warm-curve.sh: $*" >&2; exit 1; }
-source "$ROOT/scripts/bench/lib.sh"   # pick_port, stop_pids
+source "$ROOT/scripts/bench/lib.sh"   # pick_port, stop_pids, build_jars, need_wrk
 
 BUILD=1 PATH_KIND=pass CYCLES=8 SECS=5 SED="" JAR=target/georesolver.jar OPEN_RATE=""
 while [ $# -gt 0 ]; do
@@ -41,13 +41,12 @@ done
 case "$PATH_KIND" in pass|failover|replay|nominatim|google) ;; *) echo "warm-curve.sh: unknown path $PATH_KIND" >&2; exit 2 ;; esac
 [ -z "$OPEN_RATE" ] || [ "$PATH_KIND" = pass ] || [ "$PATH_KIND" = failover ] \
   || { echo "warm-curve.sh: --open needs --path pass or failover (the generator asks a new address each time)" >&2; exit 2; }
-command -v wrk >/dev/null || { echo "warm-curve.sh: wrk is missing (apt-get install -y wrk)" >&2; exit 1; }
+need_wrk
 [[ "$CYCLES" =~ ^[0-9]+$ && "$SECS" =~ ^[0-9]+$ && "$OPEN_RATE" =~ ^[0-9]*$ ]] \
   || { echo "warm-curve.sh: --cycles, --seconds and --open take whole numbers" >&2; exit 2; }
 
 if [ "$BUILD" = 1 ]; then
-  mvn -q -B -DskipTests package
-  mvn -q -B -DskipTests -Pbench package
+  build_jars
 fi
 [ -f "$JAR" ] || { echo "warm-curve.sh: $JAR is missing (build, or --jar)" >&2; exit 1; }
 TOOLS=target/georesolver-bench.jar
@@ -90,10 +89,10 @@ case "$PATH_KIND" in
 esac
 [ "$UNIQUE" = 1 ] || curl -fsS -o /dev/null "$R/v1/geocode?q=$Q"
 
-one() {  # $1 url, $2 tag; prints "req/s p99 non-2xx bad"
+one() {  # $1 url, $2 tag[, $3 the marker a good body holds]; prints "req/s p99 non-2xx bad"
   local out
   if [ "$UNIQUE" = 1 ]; then
-    out=$(taskset -c 0 wrk -t1 -c64 -d"${SECS}s" --latency -s scripts/bench/wrk-unique.lua "$1" -- '"status":"resolved"' "$2" 2>&1)
+    out=$(taskset -c 0 wrk -t1 -c64 -d"${SECS}s" --latency -s scripts/bench/wrk-unique.lua "$1" -- "${3:-\"status\":\"resolved\"}" "$2" 2>&1)
   else
     out=$(taskset -c 0 wrk -t1 -c64 -d"${SECS}s" --latency "$1" 2>&1)
   fi
@@ -102,7 +101,7 @@ one() {  # $1 url, $2 tag; prints "req/s p99 non-2xx bad"
 }
 echo "path $PATH_KIND, $CYCLES cycles of ${SECS}s, jar $JAR${SED:+, manifest sed $SED}"
 for c in $(seq 1 "$CYCLES"); do printf 'cycle %2d ' "$c"; one "$URL" "w$c$RANDOM"; done
-if [ "$UNIQUE" = 1 ]; then printf 'direct (the provider on CPU 0 with wrk) '; one "http://127.0.0.1:$PP/fast?q=" "d$RANDOM"; fi
+if [ "$UNIQUE" = 1 ]; then printf 'direct (the provider on CPU 0 with wrk) '; one "http://127.0.0.1:$PP/fast?q=" "d$RANDOM" '"x":'; fi
 if [ -n "$OPEN_RATE" ]; then
   RPID=${PIDS[1]}
   uptime_s() { jcmd "$RPID" VM.uptime 2>/dev/null | awk '/ s$/ {print $1}'; }

@@ -134,10 +134,8 @@ public final class DedupeVerticle extends VerticleBase {
             l1.put(e.key(), new StoredEntry(e.answer(), e.storedAtMs(), e.ttlMs()));
           }
           log.info("dedupe: {} stored answers loaded from the state store", kept.size());
-          behind = new WriteBuffer<>(vertx, "cache", Addresses.STATE_CACHE_WRITE,
-              StateVerticle.flushMs(m.headers()), StateVerticle.bufferMax(m.headers()), StateVerticle.CACHE_BATCH_MAX,
-              batch -> new CacheWrites(batch, List.of()), CacheWrites.Idem::key, n -> metrics.stateRefused("cache", n),
-              WriteBuffer.Counts.NONE);
+          behind = StateVerticle.cacheBehind(vertx, "cache", m.headers(), batch -> new CacheWrites(batch, List.of()),
+              CacheWrites.Idem::key, n -> metrics.stateRefused("cache", n));
           return (Void) null;
         })
         .otherwise(t -> {

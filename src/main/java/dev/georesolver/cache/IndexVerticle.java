@@ -108,10 +108,8 @@ public final class IndexVerticle extends VerticleBase {
             }
           }
           log.info("index: {} cached-index entries loaded from the state store", n);
-          behind = new WriteBuffer<>(vertx, "index", Addresses.STATE_CACHE_WRITE,
-              StateVerticle.flushMs(m.headers()), StateVerticle.bufferMax(m.headers()), StateVerticle.CACHE_BATCH_MAX,
-              batch -> new CacheWrites(List.of(), batch), IndexEntry::addrKey, x -> metrics.stateRefused("cache", x),
-              WriteBuffer.Counts.NONE);
+          behind = StateVerticle.cacheBehind(vertx, "index", m.headers(), batch -> new CacheWrites(List.of(), batch),
+              IndexEntry::addrKey, x -> metrics.stateRefused("cache", x));
           return (Void) null;
         })
         .otherwise(t -> null);

@@ -13,6 +13,7 @@ import dev.georesolver.config.Manifest;
 import dev.georesolver.config.StateConfig;
 import dev.georesolver.metrics.Metrics;
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
@@ -61,7 +62,7 @@ public final class StateVerticle extends VerticleBase {
    * The most write-behind records in one message; a buffer holding this many hands them over at
    * once instead of waiting for its interval.
    */
-  public static final int CACHE_BATCH_MAX = 5_000;
+  static final int CACHE_BATCH_MAX = 5_000;
 
   /** The largest page of the outbox served at once. */
   public static final int MAX_PAGE = 1000;
@@ -78,6 +79,8 @@ public final class StateVerticle extends VerticleBase {
   private volatile long freeMb = -1;
   private long refusedTotal;
   private boolean pruning;
+  /** An expiry pass was asked while a run was going: the next run includes it. */
+  private boolean expiredDue;
 
   /**
    * @param backend {@code sqlite} or {@code redis}
@@ -99,11 +102,13 @@ public final class StateVerticle extends VerticleBase {
    * them. At most one run at a time.
    */
   private void pruneSteps(SqliteStateStore sq, long bound, boolean expired) {
+    expiredDue |= expired;
     if (pruning) {
       return;
     }
     pruning = true;
-    pruneStep(sq, bound, expired);
+    pruneStep(sq, bound, expiredDue);
+    expiredDue = false;
   }
 
   private void pruneStep(SqliteStateStore sq, long bound, boolean expired) {
@@ -116,8 +121,19 @@ public final class StateVerticle extends VerticleBase {
     });
   }
 
+  /**
+   * The memory store's write-behind buffer, as the cache load's {@code reply} sets it up: its
+   * interval and bound from the reply's headers, {@link #CACHE_BATCH_MAX} records a message.
+   */
+  public static <T> WriteBuffer<T> cacheBehind(Vertx vertx, String name, io.vertx.core.MultiMap reply,
+      java.util.function.Function<List<T>, Object> message, java.util.function.Function<T, String> keyOf,
+      java.util.function.Consumer<Integer> onRefused) {
+    return new WriteBuffer<>(vertx, name, Addresses.STATE_CACHE_WRITE, flushMs(reply), bufferMax(reply), CACHE_BATCH_MAX,
+        message, keyOf, onRefused, WriteBuffer.Counts.NONE);
+  }
+
   /** The write-behind interval a cache load's reply carries, milliseconds (default 500). */
-  public static long flushMs(io.vertx.core.MultiMap headers) {
+  private static long flushMs(io.vertx.core.MultiMap headers) {
     try {
       return Long.parseLong(headers.get(FLUSH_HEADER));
     } catch (RuntimeException e) {
@@ -126,7 +142,7 @@ public final class StateVerticle extends VerticleBase {
   }
 
   /** The write-behind bound a cache load's reply carries (default 10,000). */
-  public static int bufferMax(io.vertx.core.MultiMap headers) {
+  private static int bufferMax(io.vertx.core.MultiMap headers) {
     try {
       return Integer.parseInt(headers.get(BUFFER_HEADER));
     } catch (RuntimeException e) {
