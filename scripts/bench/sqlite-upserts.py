@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-# SQLite alone, doing what the memory store's write-behind does: upserts into the idem and
-# addr_index tables (the resolver's schema and SQL) under random keys, in WAL mode with
+# SQLite alone, doing what the memory store's write-behind did: upserts into the idem and
+# addr_index tables (the resolver's schema and SQL of then) under random keys — or, with the log
+# variants, what it does now: appends to a log — in WAL mode with
 # synchronous=NORMAL, one transaction per batch. Prints the CPU and wall time per answer for each
-# variant named on the command line. Issue 17's experiment 11 in docs/benchmarks.md.
+# variant named on the command line. Issue 17's experiments 11 and 18 in docs/benchmarks.md.
 #
 #   python3 scripts/bench/sqlite-upserts.py base sorted sorted-big sorted-pre200 ...
 #
@@ -10,7 +11,9 @@
 # rows per transaction instead of 600), b1k / b2k (1,000 / 2,000), pre200 (200,000 rows in the
 # tables first instead of 50,000), noidx (without the *_recent indexes), norowid (WITHOUT ROWID
 # tables), pg8k / pg16k (page size), cache (64 MiB page cache), ckpt (WAL checkpoints every 20,000
-# pages). The files go to $TMPDIR (default /tmp) and are removed at the end.
+# pages), log (one append-only table, no index but its INTEGER PRIMARY KEY, both kinds appended;
+# with prune, the oldest rows past the bound deleted after each batch; with ring, a fixed number of
+# slots overwritten in turn instead of deleted). The files go to $TMPDIR (default /tmp) and are removed at the end.
 import hashlib
 import os
 import sqlite3
@@ -46,9 +49,28 @@ def run(variant, batches=60, per=600, prefill=50000):
     up2='''INSERT INTO addr_index (addr_key, lon, lat, source, claim, confidence, label, precision, resolved_at_ms, expires_at_ms)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(addr_key) DO UPDATE SET lon = excluded.lon, lat = excluded.lat,
       resolved_at_ms = excluded.resolved_at_ms, expires_at_ms = excluded.expires_at_ms WHERE excluded.resolved_at_ms >= addr_index.resolved_at_ms'''
+    if 'log' in variant:
+        c.execute('CREATE TABLE cache_log (seq INTEGER PRIMARY KEY, kind INTEGER NOT NULL, key TEXT NOT NULL, resolved_at_ms INTEGER NOT NULL, expires_at_ms INTEGER NOT NULL, body BLOB NOT NULL)')
+    app='INSERT INTO cache_log (kind, key, resolved_at_ms, expires_at_ms, body) VALUES (?, ?, ?, ?, ?)'
+    if 'ring' in variant:
+        app='INSERT OR REPLACE INTO cache_log (seq, kind, key, resolved_at_ms, expires_at_ms, body) VALUES (?, ?, ?, ?, ?, ?)'
     n=0
+    def logbatch(k):
+        nonlocal n
+        rows=[]
+        for i in range(k):
+            n+=1; t=1700000000000+n
+            rows.append((0, hashlib.sha256(str(n).encode()).hexdigest(), t, t+3600000, entry))
+            rows.append((1, f"{n} bench st london gb {n%97}", t, t+86400000, entry[:150]))
+            if 'ring' in variant:
+                slots=2*prefill
+                rows[-2]=((2*n) % slots,)+rows[-2]; rows[-1]=((2*n+1) % slots,)+rows[-1]
+        c.execute('BEGIN'); c.executemany(app, rows)
+        if 'prune' in variant: c.execute('DELETE FROM cache_log WHERE seq <= (SELECT max(seq) FROM cache_log) - ?', (2*prefill,))
+        c.execute('COMMIT')
     def batch(k):
         nonlocal n
+        if 'log' in variant: return logbatch(k)
         rows1=[];rows2=[]
         for i in range(k):
             n+=1; t=1700000000000+n

@@ -308,14 +308,13 @@ final class SqliteDb implements AutoCloseable {
     Debt d = h.debt();
     Correction c = Corrections.build(d, repair);
     if (withCache) {
-      if (Corrections.replaces(resolvedAt("SELECT resolved_at_ms FROM idem WHERE key = ?", d.idempotencyKey()),
-          d.answerResolvedAtMs())) {
-        putIdem(d.idempotencyKey(), new StoredEntry(c.answer(), nowMs, repair.ttlMs()), repair.correctedAtMs());
-      }
+      // Appended with the degraded answer's time as their basis: reading back applies the
+      // newer-wins rule where the log says what was stored before them.
+      appendIdem(d.idempotencyKey(), new StoredEntry(c.answer(), nowMs, repair.ttlMs()), repair.correctedAtMs(),
+          d.answerResolvedAtMs());
       IndexEntry e = Corrections.indexEntry(repair);
-      if (e != null && Corrections.replaces(resolvedAt("SELECT resolved_at_ms FROM addr_index WHERE addr_key = ?",
-          e.addrKey()), d.answerResolvedAtMs())) {
-        putIndex(e, nowMs + repair.indexTtlS() * 1000, true);
+      if (e != null) {
+        appendIndex(e, nowMs + repair.indexTtlS() * 1000, d.answerResolvedAtMs());
       }
     }
     String cursor = null;
@@ -337,15 +336,6 @@ final class SqliteDb implements AutoCloseable {
       throw new SQLException("lease lost during the correction of item " + id);
     }
     return new Settled(true, cursor == null ? null : c.withCursor(cursor));
-  }
-
-  private Long resolvedAt(String sql, String key) throws SQLException {
-    try (PreparedStatement ps = conn.prepareStatement(sql)) {
-      ps.setString(1, key);
-      try (ResultSet rs = ps.executeQuery()) {
-        return rs.next() ? rs.getLong(1) : null;
-      }
-    }
   }
 
   /** Ends or returns a leased item; 0 rows when the lease was lost. */
@@ -452,38 +442,34 @@ final class SqliteDb implements AutoCloseable {
 
   // ---- cache (the memory store's write-behind) -------------------------------------------------
 
-  /** Writes idempotency and index entries; an older answer never replaces a newer one. */
+  /**
+   * Appends idempotency and index entries to their logs, in the order given; reading back keeps
+   * per key the newest answer (an older answer never replaces a newer one).
+   *
+   * @return the rows appended
+   */
   int writeCache(CacheWrites w, long indexTtlS, long nowMs) throws SQLException {
     int n = 0;
-    // In key order: consecutive upserts then land on the same or neighbouring B-tree pages, so a
-    // batch dirties (and the commit writes to the WAL) fewer pages. The sort is stable: two writes
-    // of one key keep their order, and the upsert's newer-wins rule decides between them as before.
-    List<CacheWrites.Idem> idem = new ArrayList<>(w.idem());
-    idem.sort(Comparator.comparing(CacheWrites.Idem::key));
-    for (CacheWrites.Idem e : idem) {
-      n += putIdem(e.key(), new StoredEntry(e.answer(), e.storedAtMs(), e.ttlMs()), e.answer().resolvedAtMs());
+    for (CacheWrites.Idem e : w.idem()) {
+      n += appendIdem(e.key(), new StoredEntry(e.answer(), e.storedAtMs(), e.ttlMs()), e.answer().resolvedAtMs(), null);
     }
-    List<IndexEntry> index = new ArrayList<>(w.index());
-    index.sort(Comparator.comparing(IndexEntry::addrKey));
-    for (IndexEntry e : index) {
-      n += putIndex(e, e.resolvedAtMs() + indexTtlS * 1000, false);
+    for (IndexEntry e : w.index()) {
+      n += appendIndex(e, e.resolvedAtMs() + indexTtlS * 1000, null);
     }
     return n;
   }
 
-  private static final String PUT_IDEM = """
-      INSERT INTO idem (key, stored_at_ms, expires_at_ms, resolved_at_ms, entry) VALUES (?, ?, ?, ?, ?)
-      ON CONFLICT(key) DO UPDATE SET stored_at_ms = excluded.stored_at_ms, expires_at_ms = excluded.expires_at_ms,
-        resolved_at_ms = excluded.resolved_at_ms, entry = excluded.entry
-      WHERE excluded.resolved_at_ms >= idem.resolved_at_ms""";
+  private static final String APPEND_IDEM = """
+      INSERT INTO idem_log (key, stored_at_ms, expires_at_ms, resolved_at_ms, basis_ms, entry) VALUES (?, ?, ?, ?, ?, ?)""";
 
-  private int putIdem(String key, StoredEntry e, long resolvedAtMs) throws SQLException {
-    PreparedStatement ps = prepared(PUT_IDEM);
+  private int appendIdem(String key, StoredEntry e, long resolvedAtMs, Long basisMs) throws SQLException {
+    PreparedStatement ps = prepared(APPEND_IDEM);
     ps.setString(1, key);
     ps.setLong(2, e.storedAtMs());
     ps.setLong(3, e.storedAtMs() + e.ttlMs());
     ps.setLong(4, resolvedAtMs);
-    ps.setBytes(5, e.toBuffer().getBytes());
+    setNullableLong(ps, 5, basisMs);
+    ps.setBytes(6, e.toBuffer().getBytes());
     return ps.executeUpdate();
   }
 
@@ -497,16 +483,12 @@ final class SqliteDb implements AutoCloseable {
     return ps;
   }
 
-  private static final String PUT_INDEX = """
-      INSERT INTO addr_index (addr_key, lon, lat, source, claim, confidence, label, precision, resolved_at_ms, expires_at_ms)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-      ON CONFLICT(addr_key) DO UPDATE SET lon = excluded.lon, lat = excluded.lat, source = excluded.source,
-        claim = excluded.claim, confidence = excluded.confidence, label = excluded.label, precision = excluded.precision,
-        resolved_at_ms = excluded.resolved_at_ms, expires_at_ms = excluded.expires_at_ms
-      WHERE ? OR excluded.resolved_at_ms >= addr_index.resolved_at_ms""";
+  private static final String APPEND_INDEX = """
+      INSERT INTO index_log (addr_key, lon, lat, source, claim, confidence, label, precision, resolved_at_ms, expires_at_ms, basis_ms)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""";
 
-  private int putIndex(IndexEntry e, long expiresAtMs, boolean force) throws SQLException {
-    PreparedStatement ps = prepared(PUT_INDEX);
+  private int appendIndex(IndexEntry e, long expiresAtMs, Long basisMs) throws SQLException {
+    PreparedStatement ps = prepared(APPEND_INDEX);
     ps.setString(1, e.addrKey());
     ps.setDouble(2, e.lon());
     ps.setDouble(3, e.lat());
@@ -517,81 +499,120 @@ final class SqliteDb implements AutoCloseable {
     ps.setString(8, e.precision());
     ps.setLong(9, e.resolvedAtMs());
     ps.setLong(10, expiresAtMs);
-    ps.setBoolean(11, force);
+    setNullableLong(ps, 11, basisMs);
     return ps.executeUpdate();
   }
 
-  /** The most recent live entries of one kind ({@code idem} or {@code index}), at most {@code limit}. */
+  private static void setNullableLong(PreparedStatement ps, int i, Long v) throws SQLException {
+    if (v == null) {
+      ps.setNull(i, java.sql.Types.INTEGER);
+    } else {
+      ps.setLong(i, v);
+    }
+  }
+
+  /**
+   * The most recent live entries of one kind ({@code idem} or {@code index}), at most
+   * {@code limit}: the kind's log replayed in order ({@link CacheReplay}); only the entries kept
+   * are decoded, and one that this build cannot read is skipped, never fatal.
+   */
   CacheWrites loadCache(String kind, int limit, long nowMs) throws SQLException {
     List<CacheWrites.Idem> idem = new ArrayList<>();
     List<IndexEntry> index = new ArrayList<>();
     if ("idem".equals(kind)) {
+      CacheReplay<byte[]> replay = new CacheReplay<>();
       try (PreparedStatement ps = conn.prepareStatement(
-          "SELECT key, entry FROM idem WHERE expires_at_ms > ? ORDER BY stored_at_ms DESC LIMIT ?")) {
-        ps.setLong(1, nowMs);
-        ps.setInt(2, limit);
+          "SELECT seq, key, stored_at_ms, expires_at_ms, resolved_at_ms, basis_ms, entry FROM idem_log ORDER BY seq")) {
         try (ResultSet rs = ps.executeQuery()) {
           while (rs.next()) {
-            try {
-              StoredEntry e = StoredEntry.fromJson(new JsonObject(new String(rs.getBytes(2), StandardCharsets.UTF_8)));
-              idem.add(new CacheWrites.Idem(rs.getString(1), e.storedAtMs(), e.ttlMs(), e.answer()));
-            } catch (RuntimeException unreadable) {
-              // an entry this build cannot read is skipped, never fatal
-            }
+            replay.apply(new CacheReplay.Write<>(rs.getLong(1), rs.getString(2), rs.getLong(3), rs.getLong(4), rs.getLong(5),
+                nullableLong(rs, 6), rs.getBytes(7)));
           }
+        }
+      }
+      for (CacheReplay.Write<byte[]> w : replay.newest(limit, nowMs)) {
+        try {
+          StoredEntry e = StoredEntry.fromJson(new JsonObject(new String(w.value(), StandardCharsets.UTF_8)));
+          idem.add(new CacheWrites.Idem(w.key(), e.storedAtMs(), e.ttlMs(), e.answer()));
+        } catch (RuntimeException unreadable) {
+          // skipped, never fatal
         }
       }
     } else {
+      CacheReplay<IndexEntry> replay = new CacheReplay<>();
       try (PreparedStatement ps = conn.prepareStatement("""
-          SELECT addr_key, lon, lat, source, claim, confidence, label, precision, resolved_at_ms FROM addr_index
-          WHERE expires_at_ms > ? ORDER BY resolved_at_ms DESC LIMIT ?""")) {
-        ps.setLong(1, nowMs);
-        ps.setInt(2, limit);
+          SELECT seq, addr_key, lon, lat, source, claim, confidence, label, precision, resolved_at_ms, expires_at_ms, basis_ms
+          FROM index_log ORDER BY seq""")) {
         try (ResultSet rs = ps.executeQuery()) {
           while (rs.next()) {
-            index.add(new IndexEntry(rs.getString(1), rs.getDouble(2), rs.getDouble(3), rs.getString(4), rs.getString(5),
-                rs.getDouble(6), rs.getString(7), rs.getString(8), rs.getLong(9), null));
+            IndexEntry e = new IndexEntry(rs.getString(2), rs.getDouble(3), rs.getDouble(4), rs.getString(5), rs.getString(6),
+                rs.getDouble(7), rs.getString(8), rs.getString(9), rs.getLong(10), null);
+            replay.apply(new CacheReplay.Write<>(rs.getLong(1), e.addrKey(), e.resolvedAtMs(), rs.getLong(11), e.resolvedAtMs(),
+                nullableLong(rs, 12), e));
           }
         }
       }
+      replay.newest(limit, nowMs).forEach(w -> index.add(w.value()));
     }
     return new CacheWrites(idem, index);
   }
 
+  private static Long nullableLong(ResultSet rs, int i) throws SQLException {
+    long v = rs.getLong(i);
+    return rs.wasNull() ? null : v;
+  }
+
   /**
-   * Removes cache entries past the bound of {@code maxEntries} per kind, oldest first, at most
-   * {@code slice} of each kind per call, and (when {@code expired}) every expired one. Bounded so
-   * that one call never holds the state worker for long: deleting a million rows in one go took the
-   * one core for seconds, and every answer and replay waited behind it.
+   * Keeps each log within {@code maxEntries} writes, dropping the oldest, at most {@code slice}
+   * of each per call, and (when {@code expired}) every expired write. Bounded so that one call
+   * never holds the state worker for long: deleting a million rows in one go took the one core for
+   * seconds, and every answer and replay waited behind it. A slice is one range of the table's own
+   * key (the oldest sequence numbers).
    *
-   * @return the rows deleted, and whether a kind still holds more than its bound
+   * @return the rows deleted, and whether a log still holds more than its bound
    */
   Pruned pruneCache(long maxEntries, int slice, boolean expired, long nowMs) throws SQLException {
     int n = 0;
     if (expired) {
-      try (PreparedStatement a = conn.prepareStatement("DELETE FROM idem WHERE expires_at_ms <= ?");
-           PreparedStatement b = conn.prepareStatement("DELETE FROM addr_index WHERE expires_at_ms <= ?")) {
+      try (PreparedStatement a = conn.prepareStatement("DELETE FROM idem_log WHERE expires_at_ms <= ?");
+           PreparedStatement b = conn.prepareStatement("DELETE FROM index_log WHERE expires_at_ms <= ?")) {
         a.setLong(1, nowMs);
         b.setLong(1, nowMs);
         n += a.executeUpdate() + b.executeUpdate();
       }
     }
-    int idem = overBound("DELETE FROM idem WHERE rowid IN (SELECT rowid FROM idem ORDER BY stored_at_ms DESC LIMIT ? OFFSET ?)",
-        maxEntries, slice);
-    int index = overBound(
-        "DELETE FROM addr_index WHERE rowid IN (SELECT rowid FROM addr_index ORDER BY resolved_at_ms DESC LIMIT ? OFFSET ?)",
-        maxEntries, slice);
-    return new Pruned(n + idem + index, idem == slice || index == slice);
+    Pruned idem = overBound("idem_log", maxEntries, slice);
+    Pruned index = overBound("index_log", maxEntries, slice);
+    return new Pruned(n + idem.deleted() + index.deleted(), idem.more() || index.more());
   }
 
   /** What {@link #pruneCache} did: rows deleted, and whether more are over the bound. */
   record Pruned(int deleted, boolean more) {}
 
-  private int overBound(String sql, long maxEntries, int slice) throws SQLException {
-    PreparedStatement ps = prepared(sql);
-    ps.setInt(1, slice);
-    ps.setLong(2, maxEntries);
-    return ps.executeUpdate();
+  /**
+   * Deletes up to {@code slice} of the oldest rows of {@code log} whose sequence number is not
+   * among the last {@code maxEntries} (expired rows deleted earlier leave gaps, so a log may keep
+   * fewer). Reads only the ends of the table's key, never counts its rows.
+   */
+  private Pruned overBound(String log, long maxEntries, int slice) throws SQLException {
+    long oldest;
+    long newest;
+    try (ResultSet rs = prepared("SELECT MIN(seq), MAX(seq) FROM " + log).executeQuery()) {
+      rs.next();
+      oldest = rs.getLong(1);
+      if (rs.wasNull()) {
+        return new Pruned(0, false);
+      }
+      newest = rs.getLong(2);
+    }
+    long lastOver = newest - maxEntries;
+    if (lastOver < oldest) {
+      return new Pruned(0, false);
+    }
+    long upTo = Math.min(lastOver, oldest + slice - 1);
+    PreparedStatement del = prepared("DELETE FROM " + log + " WHERE seq <= ?");
+    del.setLong(1, upTo);
+    return new Pruned(del.executeUpdate(), upTo < lastOver);
   }
 
   // ---- audit -----------------------------------------------------------------------------------

@@ -152,7 +152,41 @@ final class SqliteSchema {
             done INTEGER NOT NULL DEFAULT 0,
             lease_owner TEXT,
             lease_until_ms INTEGER NOT NULL DEFAULT 0,
-            PRIMARY KEY (job_id, slice)) WITHOUT ROWID""")));
+            PRIMARY KEY (job_id, slice)) WITHOUT ROWID""")),
+      // The memory store's write-behind as two append-only logs. An answer upserted in place under
+      // its random key dirtied a page of the key's index per answer (and the WAL wrote each page
+      // again at every commit); appended, a batch fills a few consecutive pages. Reading back
+      // replays a log in order (CacheReplay); basis_ms marks a correction. The old tables' rows
+      // move over in the order they were stored.
+      new Migration("cache log", List.of("""
+          CREATE TABLE idem_log (
+            seq INTEGER PRIMARY KEY,
+            key TEXT NOT NULL,
+            stored_at_ms INTEGER NOT NULL,
+            expires_at_ms INTEGER NOT NULL,
+            resolved_at_ms INTEGER NOT NULL,
+            basis_ms INTEGER,
+            entry BLOB NOT NULL)""", """
+          INSERT INTO idem_log (key, stored_at_ms, expires_at_ms, resolved_at_ms, entry)
+            SELECT key, stored_at_ms, expires_at_ms, resolved_at_ms, entry FROM idem ORDER BY stored_at_ms, rowid""",
+          "DROP TABLE idem", """
+          CREATE TABLE index_log (
+            seq INTEGER PRIMARY KEY,
+            addr_key TEXT NOT NULL,
+            lon REAL NOT NULL,
+            lat REAL NOT NULL,
+            source TEXT,
+            claim TEXT,
+            confidence REAL,
+            label TEXT,
+            precision TEXT,
+            resolved_at_ms INTEGER NOT NULL,
+            expires_at_ms INTEGER NOT NULL,
+            basis_ms INTEGER)""", """
+          INSERT INTO index_log (addr_key, lon, lat, source, claim, confidence, label, precision, resolved_at_ms, expires_at_ms)
+            SELECT addr_key, lon, lat, source, claim, confidence, label, precision, resolved_at_ms, expires_at_ms
+            FROM addr_index ORDER BY resolved_at_ms, rowid""",
+          "DROP TABLE addr_index")));
 
   /** The version a file has once every migration ran. */
   static int latest() {

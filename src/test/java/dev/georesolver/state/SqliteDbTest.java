@@ -118,7 +118,8 @@ class SqliteDbTest {
     assertThat(s.ok()).isTrue();
     assertThat(s.correction().cursor()).isEqualTo("1");
     assertThat(scalar("SELECT state || '/' || outcome FROM reconcile_queue")).isEqualTo("done/corrected");
-    assertThat(scalar("SELECT source FROM addr_index WHERE addr_key = 'addr-a'")).isEqualTo("primary");
+    assertThat(db.loadCache("index", 10, now()).index()).filteredOn(e -> e.addrKey().equals("addr-a"))
+        .extracting(IndexEntry::source).containsExactly("primary");
     CacheWrites idem = db.loadCache("idem", 10, now());
     ResolveResult replayed = ResolveResult.fromJson(idem.idem().get(0).answer().toJson());
     assertThat(replayed.resolutionSource()).isEqualTo("primary");
@@ -208,7 +209,7 @@ class SqliteDbTest {
   }
 
   @Test
-  @DisplayName("a write-behind batch is written in key order yet keeps its order within a key: of two answers as new, the later one stays; the statements survive a failed operation")
+  @DisplayName("a write-behind batch keeps its order within a key: of two answers as new, the later one stays; the statements survive a failed operation")
   void writeBehindOrderWithinKey() throws Exception {
     ResolveResult first = ResolveResult.builder().status("resolved").lon(1.0).lat(1.0).idempotencyKey("m").resolvedAtMs(10).build();
     ResolveResult second = first.toBuilder().lon(2.0).build();
@@ -264,5 +265,45 @@ class SqliteDbTest {
         .containsExactlyElementsOf(java.util.stream.IntStream.iterate(29, i -> i >= 20, i -> i - 1).mapToObj(i -> "k" + i).toList());
     assertThat(db.loadCache("index", 100, t).index()).hasSize(10);
     assertThat(db.pruneCache(10, 7, false, t)).isEqualTo(new SqliteDb.Pruned(0, false));
+  }
+
+  @Test
+  @DisplayName("a file written before the write-behind became a log keeps its stored answers and index entries, newest first")
+  void cacheTablesMoveToTheLogs() throws Exception {
+    Path old = TestState.freshDir().resolve("old.db");
+    long t = now();
+    ResolveResult r = ResolveResult.builder().status("resolved").lon(1.0).lat(1.0).idempotencyKey("k1").resolvedAtMs(10).build();
+    try (var c = DriverManager.getConnection("jdbc:sqlite:" + old); var s = c.createStatement()) {
+      int before = SqliteSchema.latest() - 1;
+      for (SqliteSchema.Migration m : SqliteSchema.MIGRATIONS.subList(0, before)) {
+        for (String ddl : m.statements()) {
+          s.execute(ddl);
+        }
+      }
+      s.execute("PRAGMA user_version = " + before);
+      try (var ps = c.prepareStatement("INSERT INTO idem (key, stored_at_ms, expires_at_ms, resolved_at_ms, entry) VALUES (?, ?, ?, ?, ?)")) {
+        for (String k : List.of("k2", "k1")) {
+          long at = k.equals("k1") ? t : t + 5;
+          ps.setString(1, k);
+          ps.setLong(2, at);
+          ps.setLong(3, at + 60_000);
+          ps.setLong(4, 10);
+          ps.setBytes(5, new dev.georesolver.cache.StoredEntry(StoredAnswer.of(r.toBuilder().idempotencyKey(k).build()), at, 60_000)
+              .toBuffer().getBytes());
+          ps.executeUpdate();
+        }
+      }
+      s.execute("INSERT INTO addr_index (addr_key, lon, lat, source, claim, confidence, label, precision, resolved_at_ms, expires_at_ms)"
+          + " VALUES ('x', 1, 2, 'osm', 'open_data', 0.8, 'X', 'street', " + t + ", " + (t + 86_400_000) + ")");
+    }
+    try (SqliteDb migrated = SqliteDb.open(old)) {
+      assertThat(migrated.loadCache("idem", 10, t).idem()).extracting(CacheWrites.Idem::key).containsExactly("k2", "k1");
+      assertThat(migrated.loadCache("index", 10, t).index()).extracting(IndexEntry::source).containsExactly("osm");
+    }
+    try (var c = DriverManager.getConnection("jdbc:sqlite:" + old); var s = c.createStatement();
+         ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM sqlite_master WHERE name IN ('idem', 'addr_index')")) {
+      rs.next();
+      assertThat(rs.getInt(1)).as("the old tables are gone").isZero();
+    }
   }
 }
