@@ -670,16 +670,16 @@ F_PASS_T=$(median $(for i in $(seq 1 $ROUNDS); do res "f$i-pass-tenants" rps; do
 F_REPLAY_RATIO=$(ratio "$F_REPLAY_T" "$F_REPLAY")
 F_PASS_RATIO=$(ratio "$F_PASS_T" "$F_PASS")
 gmed() { median $(for i in $(seq 1 $ROUNDS); do res "g$i-$1" rps; done); }
-for vname in traced jsonlogs; do
-  eval "G_${vname}_REPLAY_BASE=\$(gmed replay-base-$vname); G_${vname}_REPLAY=\$(gmed replay-$vname)"
-  eval "G_${vname}_PASS_BASE=\$(gmed pass-base-$vname); G_${vname}_PASS=\$(gmed pass-$vname)"
-done
-G_TRACED_REPLAY_REL=$(ratio "$G_traced_REPLAY" "$G_traced_REPLAY_BASE"); G_TRACED_PASS_REL=$(ratio "$G_traced_PASS" "$G_traced_PASS_BASE")
-G_JSON_REPLAY_REL=$(ratio "$G_jsonlogs_REPLAY" "$G_jsonlogs_REPLAY_BASE"); G_JSON_PASS_REL=$(ratio "$G_jsonlogs_PASS" "$G_jsonlogs_PASS_BASE")
-# The ratios to the baselines of (a) and (b) each variant implies: its share of the resolver as it is, times that one's ratio.
-G_TRACED_REPLAY_RATIO=$(calc "$G_TRACED_REPLAY_REL * $REPLAY_RATIO" 2); G_TRACED_PASS_RATIO=$(calc "$G_TRACED_PASS_REL * $PASS_RATIO" 2)
-G_JSON_REPLAY_RATIO=$(calc "$G_JSON_REPLAY_REL * $REPLAY_RATIO" 2); G_JSON_PASS_RATIO=$(calc "$G_JSON_PASS_REL * $PASS_RATIO" 2)
-if [ "$OPS" = 1 ]; then
+if [ "$OPS" = 1 ]; then   # (g) ran: --quick leaves it out, and its result files with it
+  for vname in traced jsonlogs; do
+    eval "G_${vname}_REPLAY_BASE=\$(gmed replay-base-$vname); G_${vname}_REPLAY=\$(gmed replay-$vname)"
+    eval "G_${vname}_PASS_BASE=\$(gmed pass-base-$vname); G_${vname}_PASS=\$(gmed pass-$vname)"
+  done
+  G_TRACED_REPLAY_REL=$(ratio "$G_traced_REPLAY" "$G_traced_REPLAY_BASE"); G_TRACED_PASS_REL=$(ratio "$G_traced_PASS" "$G_traced_PASS_BASE")
+  G_JSON_REPLAY_REL=$(ratio "$G_jsonlogs_REPLAY" "$G_jsonlogs_REPLAY_BASE"); G_JSON_PASS_REL=$(ratio "$G_jsonlogs_PASS" "$G_jsonlogs_PASS_BASE")
+  # The ratios to the baselines of (a) and (b) each variant implies: its share of the resolver as it is, times that one's ratio.
+  G_TRACED_REPLAY_RATIO=$(calc "$G_TRACED_REPLAY_REL * $REPLAY_RATIO" 2); G_TRACED_PASS_RATIO=$(calc "$G_TRACED_PASS_REL * $PASS_RATIO" 2)
+  G_JSON_REPLAY_RATIO=$(calc "$G_JSON_REPLAY_REL * $REPLAY_RATIO" 2); G_JSON_PASS_RATIO=$(calc "$G_JSON_PASS_REL * $PASS_RATIO" 2)
   OPS_NOTE="traced: ${G_TRACED_REPLAY_REL}×/${G_TRACED_PASS_REL}×, JSON logs: ${G_JSON_REPLAY_REL}×/${G_JSON_PASS_REL}× of as it is"
 else
   OPS_NOTE="traced and JSON logs: not run with --quick"
