@@ -51,7 +51,7 @@ final class SqliteDb implements AutoCloseable {
   private final FileChannel lockChannel;
   private final FileLock lock;
   /**
-   * The hot statements, prepared once per connection: parsing an upsert costs about as much as
+   * The hot statements, prepared once per connection: parsing a statement costs about as much as
    * running it, and the write-behind runs thousands a second. Closed with the connection.
    */
   private final Map<String, PreparedStatement> statements = new HashMap<>();

@@ -49,9 +49,9 @@ public final class StateVerticle extends VerticleBase {
   static final long DISK_CHECK_MS = 10_000;
   /** How often expired cache entries are removed from the file, milliseconds. */
   static final long PRUNE_MS = 300_000;
-  /** How often the cache tables are brought back to their bound, milliseconds. */
+  /** How often the cache logs are brought back to their bound, milliseconds. */
   static final long BOUND_MS = 1_000;
-  /** The most rows of each cache table one pruning step deletes; a step that deletes this many is followed by another at once. */
+  /** The most rows of each cache log one pruning step deletes; a step that deletes this many is followed by another at once. */
   static final int PRUNE_SLICE = 5_000;
   /** Header of the cache load's reply: how often to write behind, milliseconds ({@code state.cache_flush_interval_ms}). */
   public static final String FLUSH_HEADER = "x-flush-interval-ms";
@@ -97,7 +97,7 @@ public final class StateVerticle extends VerticleBase {
   }
 
   /**
-   * Keeps the cache tables within their bound in small steps, one after another while a step finds
+   * Keeps the cache logs within their bound in small steps, one after another while a step finds
    * more over it, each a group-commit operation of its own, so that other writes interleave with
    * them. At most one run at a time.
    */
