@@ -16,7 +16,7 @@
 # for a key carried its Idempotency-Key. Exit 0 when all of that holds.
 #
 # Run directory: GEO_DRILL_DIR (default target/drill): manifest, resolver log, state file, Redis data.
-# GEO_DRILL_CLASSPATH runs dev.georesolver.Main from that classpath instead of the jar (the tests do).
+# GEO_DRILL_CLASSPATH runs dev.georesolver.cli.Main from that classpath instead of the jar (the tests do).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 args=()

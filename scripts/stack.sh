@@ -15,7 +15,7 @@
 # Run directory: GEO_STACK_DIR (default target/stack): pids, ports (stack.env), the manifest,
 # logs/*.log, redis/ (the AOF, kept across down/up; remove the directory to start empty).
 # Environment: GEO_STACK_LOG_FORMAT (json, or text) for the resolvers; GEO_STACK_CLASSPATH runs
-# dev.georesolver.Main from that classpath instead of the jar (the tests use it).
+# dev.georesolver.cli.Main from that classpath instead of the jar (the tests use it).
 # The resolvers run on the JVM and collector scripts/jvm.sh picks (GEO_JAVA, JAVA_OPTS override).
 # Needs: bash, java (17+), redis-server; Maven only to build the jar.
 set -euo pipefail
@@ -105,7 +105,7 @@ resolver_cmd() {
   echo "stack.sh: resolvers on $GEO_JVM_JAVA ${GEO_JVM_FLAGS:-(collector from JAVA_OPTS)}: $GEO_JVM_WHY" >&2
   local jvm="$GEO_JVM_JAVA -Xmx512m -XX:+ExitOnOutOfMemoryError $GEO_JVM_FLAGS ${JAVA_OPTS:-}"
   if [ -n "${GEO_STACK_CLASSPATH:-}" ]; then
-    echo "$jvm -cp $GEO_STACK_CLASSPATH dev.georesolver.Main"
+    echo "$jvm -cp $GEO_STACK_CLASSPATH dev.georesolver.cli.Main"
   else
     echo "$jvm -jar $ROOT/target/georesolver.jar"
   fi

@@ -331,7 +331,7 @@ public final class ReconcileDrill {
         rate, hook.getAddress().getPort()));
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m"));
     if (classpath != null) {
-      cmd.addAll(List.of("-cp", classpath, "dev.georesolver.Main"));
+      cmd.addAll(List.of("-cp", classpath, "dev.georesolver.cli.Main"));
     } else {
       cmd.addAll(List.of("-jar", "target/georesolver.jar"));
     }

@@ -1,10 +1,16 @@
 package dev.georesolver;
 
+import dev.georesolver.audit.AuditRoutes;
+import dev.georesolver.corrections.CorrectionRoutes;
+import dev.georesolver.jobs.BatchRoutes;
+import dev.georesolver.web.RouteModule;
+import dev.georesolver.bus.Role;
+import dev.georesolver.cli.Main;
 import dev.georesolver.bus.Addresses;
 import dev.georesolver.bus.Codecs;
 import dev.georesolver.bus.Node;
 import dev.georesolver.cache.DedupeVerticle;
-import dev.georesolver.chain.Ladders;
+import dev.georesolver.ladder.Ladders;
 import dev.georesolver.cache.IndexVerticle;
 import dev.georesolver.chain.ChainVerticle;
 import dev.georesolver.config.IntentConfig;
@@ -18,7 +24,7 @@ import dev.georesolver.ingress.IngressVerticle;
 import dev.georesolver.jobs.BatchVerticle;
 import dev.georesolver.metrics.Metrics;
 import dev.georesolver.ops.OpsVerticle;
-import dev.georesolver.provider.Direction;
+import dev.georesolver.geo.Direction;
 import dev.georesolver.tenant.Tenants;
 import dev.georesolver.tier.Backoff;
 import dev.georesolver.provider.AdapterRegistry;
@@ -375,17 +381,21 @@ public final class GeoResolver extends VerticleBase {
     return vertx.deployVerticle(factory, new DeploymentOptions().setInstances(instances)).onSuccess(started::add);
   }
 
+  /** The feature routes every ingress instance mounts: the corrections feed, the audit trail, batch jobs. */
+  public static final List<RouteModule> ROUTE_MODULES = List.of(CorrectionRoutes.MODULE, AuditRoutes.MODULE, BatchRoutes.MODULE);
+
   /**
    * The ingress instances, sharing one port. Port 0 with several instances becomes Vert.x's shared
    * random port (-1): a server bound on 0 is not shared, so the others could not join it.
    */
   private Future<?> ingress() {
     int listen = o.port() == 0 && o.ingressInstances() > 1 ? -1 : o.port();
-    IngressVerticle first = new IngressVerticle(live, listen, metrics).tracing(tracing);
+    IngressVerticle first = new IngressVerticle(live, listen, metrics).tracing(tracing).modules(ROUTE_MODULES);
     return child(first).compose(id -> {
       port = first.actualPort();
       return o.ingressInstances() <= 1 ? Future.succeededFuture()
-          : children(() -> new IngressVerticle(live, listen, metrics).tracing(tracing), o.ingressInstances() - 1);
+          : children(() -> new IngressVerticle(live, listen, metrics).tracing(tracing).modules(ROUTE_MODULES),
+              o.ingressInstances() - 1);
     });
   }
 

@@ -1,5 +1,5 @@
 /**
- * The process: {@link dev.georesolver.Main} reads the command line and the manifest and starts
+ * The process: {@link dev.georesolver.cli.Main} reads the command line and the manifest and starts
  * Vert.x; {@link dev.georesolver.GeoResolver} is the one verticle that deploys every part as its
  * child, in dependency order (dedupe, the cached index when a rung reads it, one verticle per tier,
  * the chains, ingress), undeploys what started when a part fails, and takes everything down when

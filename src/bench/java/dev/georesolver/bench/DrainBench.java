@@ -7,7 +7,7 @@ import dev.georesolver.bus.DebtBatch;
 import dev.georesolver.bus.ResolveRequest;
 import dev.georesolver.config.Manifest;
 import dev.georesolver.config.ManifestLoader;
-import dev.georesolver.provider.Direction;
+import dev.georesolver.geo.Direction;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;

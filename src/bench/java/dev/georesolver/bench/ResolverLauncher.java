@@ -9,7 +9,7 @@ import io.vertx.core.VertxOptions;
 import java.nio.file.Path;
 
 /**
- * The resolver deployed as {@code dev.georesolver.Main} deploys it, but on a Vert.x with a chosen
+ * The resolver deployed as {@code dev.georesolver.cli.Main} deploys it, but on a Vert.x with a chosen
  * event-loop pool and chosen instance counts: the experiment behind a proposed fix
  * (docs/benchmarks.md, "what to change"). Generic/HTTP rungs only (no local adapters).
  *

@@ -5,7 +5,7 @@ import dev.georesolver.bus.Attempt;
 import dev.georesolver.bus.ResolveResult;
 import dev.georesolver.bus.StoredAnswer;
 import dev.georesolver.cache.MemoryStore;
-import dev.georesolver.cache.StoredEntry;
+import dev.georesolver.bus.StoredEntry;
 import dev.georesolver.geo.Claim;
 
 import java.lang.management.GarbageCollectorMXBean;

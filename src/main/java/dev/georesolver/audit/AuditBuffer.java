@@ -7,7 +7,7 @@ import dev.georesolver.bus.Correction;
 import dev.georesolver.bus.ResolveReply;
 import dev.georesolver.config.AuditConfig;
 import dev.georesolver.metrics.Metrics;
-import dev.georesolver.state.WriteBuffer;
+import dev.georesolver.bus.WriteBuffer;
 import io.vertx.core.Vertx;
 
 import java.time.Clock;

@@ -4,7 +4,7 @@ import dev.georesolver.bus.AuditEvent;
 import dev.georesolver.bus.Correction;
 import dev.georesolver.bus.ResolveReply;
 import dev.georesolver.bus.ResolveResult;
-import dev.georesolver.chain.FallbackLog;
+import dev.georesolver.ladder.FallbackLog;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -112,7 +112,7 @@ public final class AuditRecords {
   }
 
   private static AuditEvent event(JsonObject b) {
-    return new AuditEvent(b.getString("tenant"), b.getString("id"), b.getLong("ts_ms"), AuditChain.canonical(b));
+    return new AuditEvent(b.getString("tenant"), b.getString("id"), b.getLong("ts_ms"), CanonicalJson.canonical(b));
   }
 
   /** A record id: its millisecond in hex and 64 random bits, so ids sort roughly by time and never repeat in practice. */

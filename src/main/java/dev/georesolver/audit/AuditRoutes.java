@@ -1,11 +1,12 @@
 package dev.georesolver.audit;
 
+import dev.georesolver.state.rules.AuditChain;
 import dev.georesolver.bus.Addresses;
 import dev.georesolver.bus.FieldProblem;
 import dev.georesolver.config.TenantConfig;
-import dev.georesolver.ingress.Problems;
-import dev.georesolver.ingress.TenantAuth;
-import dev.georesolver.state.StateVerticle;
+import dev.georesolver.web.Problems;
+import dev.georesolver.web.RouteModule;
+import dev.georesolver.web.TenantAuth;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.EventBus;
@@ -38,7 +39,7 @@ import java.util.List;
  *       {@code from}/{@code to} may hold fewer than {@code limit} records while {@code next} moves on.
  * </ul>
  * Each record is the stored body plus {@code seq}, {@code prev_hash} and {@code hash}, so a reader can
- * check the chain itself ({@link AuditChain}). Bad parameters are problem+json naming the field.
+ * check the chain itself ({@code state.rules.AuditChain}). Bad parameters are problem+json naming the field.
  */
 public final class AuditRoutes {
 
@@ -53,8 +54,11 @@ public final class AuditRoutes {
 
   private AuditRoutes() {}
 
+  /** The route as a module of the ingress. */
+  public static final RouteModule MODULE = (router, m) -> mount(router, m.bus(), m.auth());
+
   /** Mounts the route; {@code auth} (in front of {@code /v1/*}) names the caller's tenant. */
-  public static void mount(Router router, EventBus bus, TenantAuth auth) {
+  static void mount(Router router, EventBus bus, TenantAuth auth) {
     router.get(PATH).handler(ctx -> {
       String tenant = auth.feedTenant(ctx, ctx.queryParams().get("tenant"));
       if (tenant != null) {
@@ -85,8 +89,8 @@ public final class AuditRoutes {
       } catch (NumberFormatException e) {
         n = -1;
       }
-      if (n < 1 || n > StateVerticle.MAX_PAGE) {
-        problems.add(new FieldProblem("limit", "must be an integer in [1, " + StateVerticle.MAX_PAGE + "]"));
+      if (n < 1 || n > Addresses.MAX_PAGE) {
+        problems.add(new FieldProblem("limit", "must be an integer in [1, " + Addresses.MAX_PAGE + "]"));
       }
     }
     return new Query(tenant, after == null || after.isEmpty() ? null : after, f, t, n);

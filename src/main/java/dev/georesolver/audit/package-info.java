@@ -1,7 +1,7 @@
 /**
  * The tamper-evident audit trail: what is recorded ({@link dev.georesolver.audit.AuditRecords}: every
  * fallback activation, or every answer with {@code audit.level: all}), the per-tenant hash chain and
- * its verification ({@link dev.georesolver.audit.AuditChain}, pure), the chain instances' and the
+ * its verification ({@link dev.georesolver.state.rules.AuditChain}, pure), the chain instances' and the
  * reconciler's buffer on the way to the state store ({@link dev.georesolver.audit.AuditBuffer}), the
  * {@code GET /v1/audit} route ({@link dev.georesolver.audit.AuditRoutes}) and the offline reader the
  * {@code audit verify} command uses ({@link dev.georesolver.audit.AuditReader}).

@@ -1,7 +1,7 @@
 package dev.georesolver.batch;
 
 import dev.georesolver.bus.RequestValidator;
-import dev.georesolver.provider.Direction;
+import dev.georesolver.geo.Direction;
 import io.vertx.core.json.JsonObject;
 
 import java.math.BigDecimal;

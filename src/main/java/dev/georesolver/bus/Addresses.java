@@ -1,6 +1,5 @@
 package dev.georesolver.bus;
 
-import dev.georesolver.Role;
 
 /**
  * Every event-bus address and header name, each with its contract. Requests carry
@@ -305,6 +304,15 @@ public final class Addresses {
    * "limit"}}; reply {@link CacheWrites}: the most recent entries first, expired ones left out.
    */
   public static final String STATE_CACHE_LOAD = "geocode.state.cache.load";
+
+  /** Header of the {@link #STATE_CACHE_LOAD} reply: how often to write behind, milliseconds ({@code state.cache_flush_interval_ms}). */
+  public static final String CACHE_FLUSH_HEADER = "x-flush-interval-ms";
+
+  /** Header of the {@link #STATE_CACHE_LOAD} reply: the most write-behind records to buffer ({@code state.buffer_max}). */
+  public static final String CACHE_BUFFER_HEADER = "x-buffer-max";
+
+  /** The largest page any {@code geocode.state.*} page address serves (corrections, audit, batches list). */
+  public static final int MAX_PAGE = 1000;
 
   /**
    * Append audit records, request/reply. Sender: each chain instance's and the reconciler's audit

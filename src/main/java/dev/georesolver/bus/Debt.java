@@ -1,6 +1,6 @@
 package dev.georesolver.bus;
 
-import dev.georesolver.provider.Direction;
+import dev.georesolver.geo.Direction;
 import io.vertx.core.json.JsonObject;
 
 import java.util.Locale;

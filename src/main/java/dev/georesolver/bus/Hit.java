@@ -34,13 +34,13 @@ public record Hit(
         .put("precision", precision)
         .put("distance_m", distanceM)
         .put("observed_at_ms", observedAtMs)
-        .put("transform", transform == null ? null : transform.toJson());
+        .put("transform", CoreJson.transform(transform));
   }
 
   public static Hit fromJson(JsonObject j) {
     JsonObject t = j.getJsonObject("transform");
     return new Hit(j.getDouble("lon"), j.getDouble("lat"), j.getDouble("confidence"), j.getString("label"),
         j.getString("precision"), j.getDouble("distance_m"), j.getLong("observed_at_ms"),
-        t == null ? null : TransformInfo.fromJson(t));
+        CoreJson.transform(t));
   }
 }

@@ -1,6 +1,5 @@
 package dev.georesolver.bus;
 
-import dev.georesolver.Role;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.shareddata.Shareable;

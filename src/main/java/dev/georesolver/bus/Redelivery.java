@@ -1,7 +1,7 @@
 package dev.georesolver.bus;
 
 import dev.georesolver.geo.Claim;
-import dev.georesolver.provider.Direction;
+import dev.georesolver.geo.Direction;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 

@@ -3,7 +3,7 @@ package dev.georesolver.bus;
 import dev.georesolver.config.Manifest;
 import dev.georesolver.geo.Bbox;
 import dev.georesolver.normalize.AddressNormalizer;
-import dev.georesolver.provider.Direction;
+import dev.georesolver.geo.Direction;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 

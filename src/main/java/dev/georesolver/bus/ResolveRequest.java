@@ -1,7 +1,7 @@
 package dev.georesolver.bus;
 
 import dev.georesolver.geo.Bbox;
-import dev.georesolver.provider.Direction;
+import dev.georesolver.geo.Direction;
 import io.vertx.core.json.JsonObject;
 
 import java.util.Map;
@@ -41,7 +41,7 @@ public record ResolveRequest(
         .put("direction", direction.name())
         .put("text", text)
         .put("components", new JsonObject(Map.copyOf(components)))
-        .put("bbox", bbox == null ? null : bbox.toJson())
+        .put("bbox", CoreJson.bbox(bbox))
         .put("lat", lat)
         .put("lon", lon)
         .put("intent", intent)
@@ -57,7 +57,7 @@ public record ResolveRequest(
         Direction.valueOf(j.getString("direction")),
         j.getString("text"),
         comps,
-        j.getJsonArray("bbox") == null ? null : Bbox.fromJson(j.getJsonArray("bbox")),
+        CoreJson.bbox(j.getJsonArray("bbox")),
         j.getDouble("lat"),
         j.getDouble("lon"),
         j.getString("intent"),

@@ -2,7 +2,7 @@ package dev.georesolver.bus;
 
 import dev.georesolver.crs.TransformInfo;
 import dev.georesolver.geo.Claim;
-import dev.georesolver.provider.Direction;
+import dev.georesolver.geo.Direction;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
@@ -226,7 +226,7 @@ public record ResolveResult(
         .traceId(j.getString("trace_id"))
         .elapsedMs(j.getLong("elapsed_ms", 0L))
         .attempts(attempts)
-        .transform(t == null ? null : TransformInfo.fromJson(t))
+        .transform(CoreJson.transform(t))
         .observedAtMs(j.getLong("observed_at_ms"))
         .resolvedAtMs(j.getLong("resolved_at_ms", 0L))
         .replayAgeS(j.getLong("replay_age_s"))

@@ -1,6 +1,6 @@
 package dev.georesolver.bus;
 
-import dev.georesolver.provider.FailureClass;
+import dev.georesolver.geo.FailureClass;
 import io.vertx.core.json.JsonObject;
 
 /**

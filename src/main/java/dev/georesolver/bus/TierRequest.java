@@ -1,8 +1,8 @@
 package dev.georesolver.bus;
 
-import dev.georesolver.provider.Direction;
-import dev.georesolver.provider.ForwardQuery;
-import dev.georesolver.provider.ReverseQuery;
+import dev.georesolver.geo.Direction;
+import dev.georesolver.geo.ForwardQuery;
+import dev.georesolver.geo.ReverseQuery;
 import io.vertx.core.json.JsonObject;
 
 import java.util.LinkedHashMap;
@@ -41,7 +41,7 @@ public record TierRequest(
       j.put("forward", new JsonObject()
           .put("text", forward.text())
           .put("components", new JsonObject(Map.copyOf(forward.components())))
-          .put("bbox", forward.bbox() == null ? null : forward.bbox().toJson())
+          .put("bbox", CoreJson.bbox(forward.bbox()))
           .put("language", forward.language()));
     }
     if (reverse != null) {
@@ -57,7 +57,7 @@ public record TierRequest(
       Map<String, String> comps = new LinkedHashMap<>();
       fj.getJsonObject("components", new JsonObject()).forEach(e -> comps.put(e.getKey(), String.valueOf(e.getValue())));
       f = new ForwardQuery(fj.getString("text"), comps,
-          fj.getJsonArray("bbox") == null ? null : dev.georesolver.geo.Bbox.fromJson(fj.getJsonArray("bbox")),
+          CoreJson.bbox(fj.getJsonArray("bbox")),
           fj.getString("language"));
     }
     ReverseQuery r = null;

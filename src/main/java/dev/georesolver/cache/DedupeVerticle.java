@@ -1,5 +1,7 @@
 package dev.georesolver.cache;
 
+import dev.georesolver.bus.StoredEntry;
+import dev.georesolver.redis.GuardedRedis;
 import dev.georesolver.bus.Addresses;
 import dev.georesolver.bus.CacheWrites;
 import dev.georesolver.bus.DedupeClaim;
@@ -9,8 +11,7 @@ import dev.georesolver.bus.StoredAnswer;
 import dev.georesolver.config.IdempotencyConfig;
 import dev.georesolver.config.MarginsConfig;
 import dev.georesolver.metrics.Metrics;
-import dev.georesolver.state.StateVerticle;
-import dev.georesolver.state.WriteBuffer;
+import dev.georesolver.bus.WriteBuffer;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Promise;
@@ -134,7 +135,7 @@ public final class DedupeVerticle extends VerticleBase {
             l1.put(e.key(), new StoredEntry(e.answer(), e.storedAtMs(), e.ttlMs()));
           }
           log.info("dedupe: {} stored answers loaded from the state store", kept.size());
-          behind = StateVerticle.cacheBehind(vertx, "cache", m.headers(), batch -> new CacheWrites(batch, List.of()),
+          behind = WriteBehind.buffer(vertx, "cache", m.headers(), batch -> new CacheWrites(batch, List.of()),
               CacheWrites.Idem::key, n -> metrics.stateRefused("cache", n));
           return (Void) null;
         })

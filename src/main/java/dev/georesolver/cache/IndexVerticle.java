@@ -1,5 +1,6 @@
 package dev.georesolver.cache;
 
+import dev.georesolver.redis.GuardedRedis;
 import dev.georesolver.bus.Addresses;
 import dev.georesolver.bus.CacheWrites;
 import dev.georesolver.bus.IndexEntry;
@@ -8,10 +9,8 @@ import dev.georesolver.config.IdempotencyConfig;
 import dev.georesolver.config.Manifest;
 import dev.georesolver.geo.Claim;
 import dev.georesolver.metrics.Metrics;
-import dev.georesolver.provider.AdapterRegistry;
-import dev.georesolver.provider.Direction;
-import dev.georesolver.state.StateVerticle;
-import dev.georesolver.state.WriteBuffer;
+import dev.georesolver.geo.Direction;
+import dev.georesolver.bus.WriteBuffer;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.DeliveryOptions;
@@ -64,7 +63,7 @@ public final class IndexVerticle extends VerticleBase {
    * the chain writes resolved answers through to it; otherwise neither happens.
    */
   public static boolean neededBy(Manifest manifest) {
-    return manifest.enabledTiers().stream().anyMatch(t -> AdapterRegistry.get(t.adapter()).capabilities().readsIndex());
+    return manifest.readsIndex();
   }
 
   @Override
@@ -108,7 +107,7 @@ public final class IndexVerticle extends VerticleBase {
             }
           }
           log.info("index: {} cached-index entries loaded from the state store", n);
-          behind = StateVerticle.cacheBehind(vertx, "index", m.headers(), batch -> new CacheWrites(List.of(), batch),
+          behind = WriteBehind.buffer(vertx, "index", m.headers(), batch -> new CacheWrites(List.of(), batch),
               IndexEntry::addrKey, x -> metrics.stateRefused("cache", x));
           return (Void) null;
         })

@@ -1,9 +1,10 @@
 package dev.georesolver.cache;
 
+import dev.georesolver.bus.StoredEntry;
 import com.github.benmanes.caffeine.cache.Ticker;
 import dev.georesolver.bus.StoredAnswer;
 import dev.georesolver.geo.Claim;
-import dev.georesolver.provider.Direction;
+import dev.georesolver.geo.Direction;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

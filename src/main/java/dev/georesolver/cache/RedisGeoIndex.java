@@ -1,7 +1,9 @@
 package dev.georesolver.cache;
 
+import dev.georesolver.redis.GeoCells;
+import dev.georesolver.redis.GuardedRedis;
 import dev.georesolver.bus.IndexEntry;
-import dev.georesolver.state.RedisKeys;
+import dev.georesolver.redis.RedisKeys;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.redis.client.Command;

@@ -1,7 +1,9 @@
 package dev.georesolver.cache;
 
+import dev.georesolver.bus.StoredEntry;
+import dev.georesolver.redis.GuardedRedis;
 import dev.georesolver.bus.StoredAnswer;
-import dev.georesolver.state.RedisKeys;
+import dev.georesolver.redis.RedisKeys;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;

@@ -1,5 +1,6 @@
 package dev.georesolver.cache;
 
+import dev.georesolver.bus.StoredEntry;
 import dev.georesolver.bus.StoredAnswer;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;

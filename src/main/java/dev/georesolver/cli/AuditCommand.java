@@ -89,7 +89,7 @@ final class AuditCommand implements Runnable {
     private List<AuditReader.Report> fromRedis(String url, Manifest m) throws Exception {
       Vertx vertx = Vertx.vertx();
       try {
-        Redis client = Redis.createClient(vertx, dev.georesolver.cache.GuardedRedis.options(dev.georesolver.cache.RedisUrl.parse(url)));
+        Redis client = Redis.createClient(vertx, dev.georesolver.redis.GuardedRedis.options(dev.georesolver.redis.RedisUrl.parse(url)));
         return AuditReader.redis(client, m.routing().idempotency().keyPrefix(), tenant).toCompletionStage().toCompletableFuture()
             .get(60, TimeUnit.SECONDS);
       } finally {

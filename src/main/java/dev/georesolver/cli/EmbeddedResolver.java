@@ -1,11 +1,11 @@
 package dev.georesolver.cli;
 
 import dev.georesolver.GeoResolver;
-import dev.georesolver.Role;
+import dev.georesolver.bus.Role;
 import dev.georesolver.bus.Addresses;
 import dev.georesolver.bus.FailureCode;
 import dev.georesolver.config.Manifest;
-import dev.georesolver.provider.Direction;
+import dev.georesolver.geo.Direction;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;

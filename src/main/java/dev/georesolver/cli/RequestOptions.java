@@ -1,7 +1,7 @@
 package dev.georesolver.cli;
 
 import dev.georesolver.geo.Bbox;
-import dev.georesolver.provider.Direction;
+import dev.georesolver.geo.Direction;
 import io.vertx.core.json.JsonObject;
 import picocli.CommandLine.Option;
 

@@ -1,7 +1,7 @@
 package dev.georesolver.cli;
 
 import dev.georesolver.batch.RowRequests;
-import dev.georesolver.provider.Direction;
+import dev.georesolver.geo.Direction;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

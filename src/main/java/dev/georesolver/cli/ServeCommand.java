@@ -1,11 +1,11 @@
 package dev.georesolver.cli;
 
 import dev.georesolver.GeoResolver;
-import dev.georesolver.cache.RedisUrl;
+import dev.georesolver.redis.RedisUrl;
 import dev.georesolver.bus.Addresses;
 import dev.georesolver.reload.HangUp;
 import dev.georesolver.reload.HeldUntilStarted;
-import dev.georesolver.Role;
+import dev.georesolver.bus.Role;
 import dev.georesolver.bus.Node;
 import dev.georesolver.state.StateStoreException;
 import dev.georesolver.config.Manifest;

@@ -1,6 +1,6 @@
 package dev.georesolver.cli;
 
-import dev.georesolver.provider.Direction;
+import dev.georesolver.geo.Direction;
 import io.vertx.core.json.JsonObject;
 
 /** One request from the command line: ask, print the answer, give the exit status, stop. */

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import dev.georesolver.bus.ResolveResult;
 import dev.georesolver.bus.StoredAnswer;
 import dev.georesolver.geo.Claim;
-import dev.georesolver.provider.Direction;
+import dev.georesolver.geo.Direction;
 import io.vertx.core.buffer.Buffer;
 
 import java.io.IOException;
@@ -25,7 +25,7 @@ import java.io.UncheckedIOException;
  * @param lon longitude (EPSG:4326), null when refused
  * @param lat latitude, null when refused
  * @param label what was matched, or null
- * @param precision rooftop, street, locality… ({@link dev.georesolver.provider.Precision}), or null
+ * @param precision rooftop, street, locality… ({@link dev.georesolver.geo.Precision}), or null
  * @param source the tier that answered, or null
  * @param claim what the answer may claim, or null
  * @param confidence [0, 1], or null

@@ -9,7 +9,7 @@ import dev.georesolver.bus.ResolveReply;
 import dev.georesolver.bus.ResolveResult;
 import dev.georesolver.trace.TraceHandler;
 import dev.georesolver.trace.Hop;
-import dev.georesolver.provider.Direction;
+import dev.georesolver.geo.Direction;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.MultiMap;

@@ -2,7 +2,7 @@ package dev.georesolver.compat;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.georesolver.geo.Claim;
-import dev.georesolver.provider.Precision;
+import dev.georesolver.geo.Precision;
 import io.vertx.core.buffer.Buffer;
 
 import java.io.IOException;

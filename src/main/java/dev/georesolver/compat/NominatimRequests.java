@@ -1,7 +1,7 @@
 package dev.georesolver.compat;
 
 import dev.georesolver.bus.FieldProblem;
-import dev.georesolver.provider.Direction;
+import dev.georesolver.geo.Direction;
 import io.vertx.core.json.JsonObject;
 
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.georesolver.compat;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import dev.georesolver.provider.Direction;
+import dev.georesolver.geo.Direction;
 import io.vertx.core.buffer.Buffer;
 
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package dev.georesolver.compat;
 
-import dev.georesolver.provider.Precision;
+import dev.georesolver.geo.Precision;
 
 import java.util.List;
 

@@ -2,7 +2,7 @@ package dev.georesolver.compat;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import dev.georesolver.provider.Direction;
+import dev.georesolver.geo.Direction;
 import dev.georesolver.bus.StoredAnswer;
 
 import java.util.function.Supplier;

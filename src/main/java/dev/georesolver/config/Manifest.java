@@ -239,6 +239,11 @@ public final class Manifest {
     return disabledTiers;
   }
 
+  /** Whether any enabled rung reads the cached spatial index, so an index verticle must run. */
+  public boolean readsIndex() {
+    return enabledTiers().stream().anyMatch(TierConfig::readsIndex);
+  }
+
   /** The tiers in the ladder, in order: all tiers but the disabled ones; unmodifiable. */
   public List<TierConfig> enabledTiers() {
     return enabledTiers;

@@ -254,4 +254,22 @@ public final class TierConfig extends Settings {
     Double r = get(REVERSE_RADIUS_M);
     return r == null ? 0 : r;
   }
+
+  /**
+   * Whether this rung's adapter answers {@code direction} (the adapter registry's capabilities): the
+   * one question the ladder asks of an adapter, asked here so that callers need not know adapters.
+   */
+  public boolean answers(dev.georesolver.geo.Direction direction) {
+    return AdapterRegistry.get(adapter()).capabilities().supports(direction);
+  }
+
+  /** Whether this rung reads the cached spatial index (its answers come from the node's store). */
+  public boolean readsIndex() {
+    return AdapterRegistry.get(adapter()).capabilities().readsIndex();
+  }
+
+  /** Whether this rung is the cached-index rung itself ({@code adapter: cached_index}). */
+  public boolean isCachedIndex() {
+    return AdapterRegistry.CACHED_INDEX.equals(adapter());
+  }
 }

@@ -4,11 +4,11 @@ import dev.georesolver.bus.Addresses;
 import dev.georesolver.bus.Node;
 import dev.georesolver.bus.FailureCode;
 import dev.georesolver.bus.FieldProblem;
-import dev.georesolver.ingress.Problems;
-import dev.georesolver.ingress.TenantAuth;
-import dev.georesolver.reconcile.Debts;
-import dev.georesolver.state.Cursors;
-import dev.georesolver.state.StateVerticle;
+import dev.georesolver.web.Problems;
+import dev.georesolver.web.RouteModule;
+import dev.georesolver.web.TenantAuth;
+import dev.georesolver.state.rules.Debts;
+import dev.georesolver.state.rules.Cursors;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.EventBus;
@@ -64,8 +64,11 @@ public final class CorrectionRoutes {
   /** How many outbox entries one filtered page looks through at most, per entry asked for. */
   static final int SCAN_FACTOR = 20;
 
+  /** The three routes as a module of the ingress. */
+  public static final RouteModule MODULE = (router, m) -> mount(router, m.bus(), m.auth());
+
   /** Mounts the three routes; {@code auth} (in front of {@code /v1/*}) names the caller's tenant. */
-  public static void mount(Router router, EventBus bus, TenantAuth auth) {
+  static void mount(Router router, EventBus bus, TenantAuth auth) {
     router.get("/v1/corrections").handler(ctx -> {
       Feed feed = feedOf(ctx, auth);
       if (feed != null) {
@@ -115,8 +118,8 @@ public final class CorrectionRoutes {
       } catch (NumberFormatException e) {
         limit = -1;
       }
-      if (limit < 1 || limit > StateVerticle.MAX_PAGE) {
-        problems.add(new FieldProblem("limit", "must be an integer in [1, " + StateVerticle.MAX_PAGE + "]"));
+      if (limit < 1 || limit > Addresses.MAX_PAGE) {
+        problems.add(new FieldProblem("limit", "must be an integer in [1, " + Addresses.MAX_PAGE + "]"));
       }
     }
     if (!problems.isEmpty()) {

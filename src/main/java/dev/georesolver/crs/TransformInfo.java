@@ -1,7 +1,5 @@
 package dev.georesolver.crs;
 
-import io.vertx.core.json.JsonObject;
-
 /**
  * What moved a point into EPSG:4326: the source CRS and the proj4 definition used.
  *
@@ -11,17 +9,4 @@ import io.vertx.core.json.JsonObject;
  *     change is visible in every result
  */
 public record TransformInfo(String sourceCrs, String definition, String definitionHash) {
-
-  /** JSON as carried in the result's {@code transform} block. */
-  public JsonObject toJson() {
-    return new JsonObject()
-        .put("source_crs", sourceCrs)
-        .put("definition", definition)
-        .put("definition_hash", definitionHash);
-  }
-
-  /** Reads what {@link #toJson()} wrote. */
-  public static TransformInfo fromJson(JsonObject j) {
-    return new TransformInfo(j.getString("source_crs"), j.getString("definition"), j.getString("definition_hash"));
-  }
 }

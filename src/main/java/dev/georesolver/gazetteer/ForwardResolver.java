@@ -1,7 +1,7 @@
 package dev.georesolver.gazetteer;
 
 import dev.georesolver.geo.Bbox;
-import dev.georesolver.provider.ForwardQuery;
+import dev.georesolver.geo.ForwardQuery;
 
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,6 +1,5 @@
 package dev.georesolver.geo;
 
-import io.vertx.core.json.JsonArray;
 
 import java.util.Locale;
 
@@ -51,15 +50,5 @@ public record Bbox(double minLon, double minLat, double maxLon, double maxLat) {
   /** The canonical text used in idempotency keys: each value rounded to 6 decimals. */
   public String canonical() {
     return String.format(Locale.ROOT, "%.6f,%.6f,%.6f,%.6f", minLon, minLat, maxLon, maxLat);
-  }
-
-  /** {@code [minLon, minLat, maxLon, maxLat]}. */
-  public JsonArray toJson() {
-    return new JsonArray().add(minLon).add(minLat).add(maxLon).add(maxLat);
-  }
-
-  /** Reads {@code [minLon, minLat, maxLon, maxLat]} as written by {@link #toJson()}. */
-  public static Bbox fromJson(JsonArray a) {
-    return of(a.getDouble(0), a.getDouble(1), a.getDouble(2), a.getDouble(3));
   }
 }

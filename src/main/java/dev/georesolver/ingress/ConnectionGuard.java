@@ -1,5 +1,8 @@
 package dev.georesolver.ingress;
 
+import dev.georesolver.web.ServerLimits;
+import dev.georesolver.web.RejectedRequest;
+import dev.georesolver.web.Problems;
 import dev.georesolver.deadline.Ticker;
 import dev.georesolver.metrics.Metrics;
 import io.vertx.core.Handler;

@@ -1,5 +1,7 @@
 package dev.georesolver.ingress;
 
+import dev.georesolver.web.ServerLimits;
+
 /**
  * The read deadlines of one client connection, as pure state: what the connection is doing and
  * since when, and what is due when it is checked. Time is in nanoseconds from one monotonic clock.

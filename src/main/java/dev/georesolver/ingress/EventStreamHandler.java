@@ -1,5 +1,6 @@
 package dev.georesolver.ingress;
 
+import dev.georesolver.web.Problems;
 import dev.georesolver.bus.Addresses;
 import io.vertx.core.Handler;
 import io.vertx.core.buffer.Buffer;

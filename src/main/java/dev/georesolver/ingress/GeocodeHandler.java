@@ -1,5 +1,10 @@
 package dev.georesolver.ingress;
 
+import dev.georesolver.web.RequestFields;
+import dev.georesolver.web.QueryString;
+import dev.georesolver.web.RejectedRequest;
+import dev.georesolver.web.Problems;
+import dev.georesolver.web.TenantAuth;
 import dev.georesolver.bus.Addresses;
 import dev.georesolver.bus.Node;
 import dev.georesolver.bus.FieldProblem;
@@ -7,7 +12,7 @@ import dev.georesolver.bus.RequestValidator;
 import dev.georesolver.bus.ResolveReply;
 import dev.georesolver.trace.Hop;
 import dev.georesolver.trace.TraceHandler;
-import dev.georesolver.provider.Direction;
+import dev.georesolver.geo.Direction;
 import io.vertx.core.Handler;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.EventBus;

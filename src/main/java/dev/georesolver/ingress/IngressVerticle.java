@@ -1,5 +1,10 @@
 package dev.georesolver.ingress;
 
+import dev.georesolver.web.ServerLimits;
+import dev.georesolver.web.RejectedRequest;
+import dev.georesolver.web.Problems;
+import dev.georesolver.web.RouteModule;
+import dev.georesolver.web.TenantAuth;
 import dev.georesolver.bus.RequestValidator;
 import dev.georesolver.compat.CompatRoutes;
 import dev.georesolver.config.Manifest;
@@ -7,11 +12,8 @@ import dev.georesolver.trace.TraceHandler;
 import dev.georesolver.trace.Tracing;
 import dev.georesolver.config.MarginsConfig;
 import dev.georesolver.deadline.Ticker;
-import dev.georesolver.audit.AuditRoutes;
-import dev.georesolver.corrections.CorrectionRoutes;
-import dev.georesolver.jobs.BatchRoutes;
 import dev.georesolver.metrics.Metrics;
-import dev.georesolver.provider.Direction;
+import dev.georesolver.geo.Direction;
 import dev.georesolver.reload.LiveManifest;
 import dev.georesolver.tenant.Tenants;
 import io.vertx.core.Future;
@@ -27,6 +29,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.lang.management.ManagementFactory;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -59,6 +62,7 @@ public final class IngressVerticle extends VerticleBase {
   private final ServerLimits limits;
   /** Spans of the resolving routes; off unless {@link #tracing} says otherwise. */
   private Tracing tracing = Tracing.off();
+  private List<RouteModule> modules = List.of();
   private DashboardHandler dashboard;
   /** The live feed's handler, kept across revisions: it counts the streams this instance serves. */
   private EventStreamHandler events;
@@ -108,6 +112,15 @@ public final class IngressVerticle extends VerticleBase {
   /** An ingress following {@code live}, with the start revision's {@code server:} limits and the environment's. */
   public IngressVerticle(LiveManifest live, int port, Metrics metrics) {
     this(live, port, metrics, ServerLimits.of(live.current().manifest().server(), System.getenv()));
+  }
+
+  /**
+   * Mounts {@code modules} (default none) on every router, after the resolving and compatible
+   * routes and before the operator's; before deploying.
+   */
+  public IngressVerticle modules(List<RouteModule> modules) {
+    this.modules = List.copyOf(modules);
+    return this;
   }
 
   /** Records the resolving routes' server spans with {@code tracing} (default {@link Tracing#off()}); before deploying. */
@@ -186,14 +199,9 @@ public final class IngressVerticle extends VerticleBase {
     router.get("/v1/reverse").handler(new GeocodeHandler(bus, validator, Direction.REVERSE, metrics, body, grace, auth));
     // Drop-in Nominatim and Google endpoints in front of the same chain, asking the same tenants.
     CompatRoutes.mount(router, bus, validator, auth.gate(), margins);
-    // The corrections feed and stream (each tenant its own), and the reconcile figures (admin).
-    CorrectionRoutes.mount(router, bus, auth);
-    // The audit trail: each tenant its own partition, an admin any.
-    AuditRoutes.mount(router, bus, auth);
-    // Batch jobs off the synchronous path (each tenant its own; an admin sees all).
-    if (manifest.batch().enabled()) {
-      BatchRoutes.mount(router, vertx, auth, manifest.batch(), java.time.Clock.systemUTC());
-    }
+    // The feature modules (corrections, audit, batches, …): each its own routes behind the guards above.
+    RouteModule.Mount mount = new RouteModule.Mount(vertx, auth, rev.manifest());
+    modules.forEach(m -> m.mount(router, mount));
     router.get("/health/live").handler(ctx -> ctx.response().putHeader("content-type", "application/json")
         .end(new JsonObject().put("status", "live").toBuffer()));
     router.get("/health/ready").handler(new HealthHandler(bus, margins.healthTimeoutMs()));

@@ -1,5 +1,8 @@
 package dev.georesolver.ingress;
 
+import dev.georesolver.web.RequestFields;
+import dev.georesolver.web.QueryString;
+import dev.georesolver.web.RejectedRequest;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;

@@ -1,5 +1,8 @@
 package dev.georesolver.ingress;
 
+import dev.georesolver.web.RequestFields;
+import dev.georesolver.web.QueryString;
+import dev.georesolver.web.Problems;
 import dev.georesolver.bus.Addresses;
 import io.vertx.core.Handler;
 import io.vertx.core.eventbus.DeliveryOptions;

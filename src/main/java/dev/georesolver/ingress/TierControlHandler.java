@@ -1,5 +1,6 @@
 package dev.georesolver.ingress;
 
+import dev.georesolver.web.Problems;
 import dev.georesolver.bus.Addresses;
 import dev.georesolver.bus.Node;
 import dev.georesolver.bus.TierAction;

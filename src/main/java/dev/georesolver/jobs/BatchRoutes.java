@@ -8,8 +8,9 @@ import dev.georesolver.bus.Addresses;
 import dev.georesolver.bus.BatchJob;
 import dev.georesolver.bus.FieldProblem;
 import dev.georesolver.config.BatchConfig;
-import dev.georesolver.ingress.Problems;
-import dev.georesolver.ingress.TenantAuth;
+import dev.georesolver.web.Problems;
+import dev.georesolver.web.RouteModule;
+import dev.georesolver.web.TenantAuth;
 import dev.georesolver.tenant.Tenant;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -83,8 +84,15 @@ public final class BatchRoutes {
     this.clock = clock;
   }
 
+  /** The routes as a module of the ingress, mounted when the manifest's {@code batch} is enabled. */
+  public static final RouteModule MODULE = (router, m) -> {
+    if (m.manifest().batch().enabled()) {
+      mount(router, m.vertx(), m.auth(), m.manifest().batch(), Clock.systemUTC());
+    }
+  };
+
   /** Mounts the routes; {@code auth} (in front of {@code /v1/*}) names the caller's tenant. */
-  public static void mount(Router router, Vertx vertx, TenantAuth auth, BatchConfig cfg, Clock clock) {
+  static void mount(Router router, Vertx vertx, TenantAuth auth, BatchConfig cfg, Clock clock) {
     BatchRoutes r = new BatchRoutes(vertx, auth, cfg, clock);
     router.post("/v1/batches").handler(r::submit);
     router.get("/v1/batches").handler(r::list);

@@ -1,7 +1,7 @@
 package dev.georesolver.jobs;
 
 import dev.georesolver.batch.BatchRow;
-import dev.georesolver.provider.Direction;
+import dev.georesolver.geo.Direction;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 

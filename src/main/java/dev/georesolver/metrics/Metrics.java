@@ -5,7 +5,7 @@ import dev.georesolver.bus.ResolveReply;
 import dev.georesolver.bus.RequestValidator;
 import dev.georesolver.bus.ResolveResult;
 import dev.georesolver.geo.Claim;
-import dev.georesolver.provider.Direction;
+import dev.georesolver.geo.Direction;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;

@@ -1,6 +1,6 @@
 package dev.georesolver.normalize;
 
-import dev.georesolver.provider.ForwardQuery;
+import dev.georesolver.geo.ForwardQuery;
 
 /**
  * Cached-index keys: the address alone, normalized, independent of any bbox (unlike idempotency

@@ -1,5 +1,6 @@
 package dev.georesolver.provider;
 
+import dev.georesolver.geo.Direction;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.Map;

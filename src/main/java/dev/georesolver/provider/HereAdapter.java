@@ -1,5 +1,10 @@
 package dev.georesolver.provider;
 
+import dev.georesolver.geo.Direction;
+import dev.georesolver.geo.FailureClass;
+import dev.georesolver.geo.ForwardQuery;
+import dev.georesolver.geo.Precision;
+import dev.georesolver.geo.ReverseQuery;
 import static dev.georesolver.provider.Requests.COUNTRY;
 import static dev.georesolver.provider.Requests.HOUSE_NUMBER;
 import static dev.georesolver.provider.Requests.LOCALITY;

@@ -1,5 +1,6 @@
 package dev.georesolver.provider;
 
+import dev.georesolver.geo.FailureClass;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 

@@ -1,5 +1,6 @@
 package dev.georesolver.provider;
 
+import dev.georesolver.geo.FailureClass;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;

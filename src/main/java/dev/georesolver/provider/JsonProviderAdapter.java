@@ -1,5 +1,8 @@
 package dev.georesolver.provider;
 
+import dev.georesolver.geo.Direction;
+import dev.georesolver.geo.FailureClass;
+
 /**
  * The skeleton every JSON provider adapter shares: decode the body once, classify the HTTP status
  * (or the provider's own error signal), then read the candidates. Guarantees the

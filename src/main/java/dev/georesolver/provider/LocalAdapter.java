@@ -1,5 +1,7 @@
 package dev.georesolver.provider;
 
+import dev.georesolver.geo.ForwardQuery;
+import dev.georesolver.geo.ReverseQuery;
 import io.vertx.core.Future;
 
 /**

@@ -1,5 +1,10 @@
 package dev.georesolver.provider;
 
+import dev.georesolver.geo.Direction;
+import dev.georesolver.geo.FailureClass;
+import dev.georesolver.geo.ForwardQuery;
+import dev.georesolver.geo.ReverseQuery;
+
 /**
  * Speaks one provider's HTTP dialect: builds its requests and reads its responses.
  *

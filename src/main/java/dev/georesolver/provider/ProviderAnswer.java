@@ -1,5 +1,6 @@
 package dev.georesolver.provider;
 
+import dev.georesolver.geo.FailureClass;
 import java.util.List;
 import java.util.Objects;
 

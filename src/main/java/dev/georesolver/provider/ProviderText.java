@@ -1,6 +1,5 @@
 package dev.georesolver.provider;
 
-import dev.georesolver.config.Secret;
 import dev.georesolver.logging.OneLine;
 
 import java.net.URLEncoder;
@@ -55,9 +54,8 @@ public final class ProviderText {
   /** The extra length redaction looks at past the bound. */
   private final int window;
 
-  private ProviderText(Secret secret, CredentialPlacement placement) {
+  private ProviderText(String raw, CredentialPlacement placement) {
     List<String> v = new ArrayList<>(2);
-    String raw = secret == null ? null : secret.reveal();
     if (raw != null && !raw.isEmpty()) {
       String encoded = URLEncoder.encode(raw, StandardCharsets.UTF_8);
       if (!encoded.equals(raw)) {
@@ -90,12 +88,12 @@ public final class ProviderText {
   /**
    * The cleaner for a tier.
    *
-   * @param secret the tier's credential, or null when it has none (then text is only escaped and
-   *     bounded)
+   * @param credential the tier's credential as sent, or null when it has none (then text is only
+   *     escaped and bounded)
    * @param placement where the credential goes on the request, or null
    */
-  public static ProviderText forTier(Secret secret, CredentialPlacement placement) {
-    return secret == null ? NONE : new ProviderText(secret, placement);
+  public static ProviderText forTier(String credential, CredentialPlacement placement) {
+    return credential == null ? NONE : new ProviderText(credential, placement);
   }
 
   /** A cleaner that knows no credential: it escapes and bounds. */
@@ -103,9 +101,9 @@ public final class ProviderText {
     return NONE;
   }
 
-  /** {@code text} cleaned as a failure detail with {@code secret} placed at {@code placement} redacted. */
-  public static String clean(String text, Secret secret, CredentialPlacement placement) {
-    return forTier(secret, placement).clean(text, MAX_DETAIL_CHARS);
+  /** {@code text} cleaned as a failure detail with {@code credential} placed at {@code placement} redacted. */
+  public static String clean(String text, String credential, CredentialPlacement placement) {
+    return forTier(credential, placement).clean(text, MAX_DETAIL_CHARS);
   }
 
   /** {@code text} escaped and bounded as a failure detail, for text that cannot hold a credential. */

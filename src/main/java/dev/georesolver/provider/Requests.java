@@ -1,5 +1,6 @@
 package dev.georesolver.provider;
 
+import dev.georesolver.geo.ForwardQuery;
 import dev.georesolver.geo.Bbox;
 
 import java.math.BigDecimal;

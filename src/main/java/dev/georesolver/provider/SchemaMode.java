@@ -1,5 +1,7 @@
 package dev.georesolver.provider;
 
+import dev.georesolver.geo.FailureClass;
+
 /** How strictly an adapter checks a provider's body (manifest {@code schema_validation}). */
 public enum SchemaMode {
   /** Missing required fields or out-of-range coordinates are a {@link FailureClass#DEGRADABLE} failure. */

@@ -1,6 +1,6 @@
 /**
  * The provider dialects and what their answers mean: one adapter per provider that builds its
- * requests and reads its bodies into candidates or a {@link dev.georesolver.provider.FailureClass},
+ * requests and reads its bodies into candidates or a {@link dev.georesolver.geo.FailureClass},
  * the shared HTTP status rules, and {@link dev.georesolver.provider.AdapterRegistry}, the one
  * statement of each adapter's name and capabilities (transport, directions, default credential).
  * Pure: no I/O, no Vert.x lifecycle, no clock, no credentials (the tier adds them), and every parse

@@ -1,5 +1,6 @@
 package dev.georesolver.reconcile;
 
+import dev.georesolver.state.rules.Debts;
 import dev.georesolver.bus.Addresses;
 import dev.georesolver.bus.Debt;
 import dev.georesolver.bus.DebtBatch;
@@ -7,7 +8,7 @@ import dev.georesolver.bus.ResolveRequest;
 import dev.georesolver.bus.ResolveResult;
 import dev.georesolver.config.Manifest;
 import dev.georesolver.metrics.Metrics;
-import dev.georesolver.state.WriteBuffer;
+import dev.georesolver.bus.WriteBuffer;
 import io.vertx.core.Vertx;
 
 import java.time.Clock;

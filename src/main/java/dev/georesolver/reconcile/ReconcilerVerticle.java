@@ -11,8 +11,8 @@ import dev.georesolver.bus.Repair;
 import dev.georesolver.bus.ResolveRequest;
 import dev.georesolver.bus.TierReply;
 import dev.georesolver.bus.TierRequest;
-import dev.georesolver.chain.Ladders;
-import dev.georesolver.chain.Notices;
+import dev.georesolver.ladder.Ladders;
+import dev.georesolver.ladder.Notices;
 import dev.georesolver.config.IntentConfig;
 import dev.georesolver.config.Manifest;
 import dev.georesolver.config.ReconcileConfig;
@@ -21,12 +21,11 @@ import dev.georesolver.deadline.Deadline;
 import dev.georesolver.deadline.Ticker;
 import dev.georesolver.metrics.Metrics;
 import dev.georesolver.normalize.AddressKeys;
-import dev.georesolver.provider.AdapterRegistry;
-import dev.georesolver.provider.Direction;
-import dev.georesolver.provider.ForwardQuery;
-import dev.georesolver.provider.ReverseQuery;
-import dev.georesolver.state.QueueStats;
-import dev.georesolver.state.Settled;
+import dev.georesolver.geo.Direction;
+import dev.georesolver.geo.ForwardQuery;
+import dev.georesolver.geo.ReverseQuery;
+import dev.georesolver.bus.QueueStats;
+import dev.georesolver.bus.Settled;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
@@ -135,7 +134,7 @@ public final class ReconcilerVerticle extends VerticleBase {
         tierBuckets.put(t.name(), new TokenBucket(r, Math.max(1, r / 20), ticker));
       }
     }
-    writeThrough = manifest.enabledTiers().stream().anyMatch(t -> AdapterRegistry.CACHED_INDEX.equals(t.adapter()));
+    writeThrough = manifest.enabledTiers().stream().anyMatch(TierConfig::isCachedIndex);
     // The reconciler runs only beside the state store.
     audit = AuditBuffer.create(vertx, manifest.audit(), true, clock, metrics);
     var bus = vertx.eventBus();

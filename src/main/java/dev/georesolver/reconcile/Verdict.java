@@ -1,5 +1,6 @@
 package dev.georesolver.reconcile;
 
+import dev.georesolver.state.rules.Debts;
 import dev.georesolver.bus.Attempt;
 
 import java.util.List;

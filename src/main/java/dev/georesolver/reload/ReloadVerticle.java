@@ -1,7 +1,6 @@
 package dev.georesolver.reload;
 
 import dev.georesolver.bus.Addresses;
-import dev.georesolver.cache.IndexVerticle;
 import dev.georesolver.config.Manifest;
 import dev.georesolver.config.ManifestException;
 import dev.georesolver.config.ManifestLoader;
@@ -218,7 +217,7 @@ public final class ReloadVerticle extends VerticleBase {
         return Future.succeededFuture(finish(live.status().next(ReloadStatus.Outcome.UNCHANGED, trigger, clock.millis(),
             was.name(), next.revision(), List.of(), List.of(), null)));
       }
-      ManifestDiff diff = ManifestDiff.of(was.manifest(), next, indexRunning, IndexVerticle.neededBy(next));
+      ManifestDiff diff = ManifestDiff.of(was.manifest(), next, indexRunning, next.readsIndex());
       if (!diff.appliable()) {
         return Future.succeededFuture(refused(trigger, next.revision(), List.of(), diff.needsRestart()));
       }

@@ -1,8 +1,10 @@
 package dev.georesolver.state;
 
-import dev.georesolver.audit.AuditChain;
-import dev.georesolver.audit.AuditChain.Anchor;
-import dev.georesolver.audit.AuditChain.Break;
+import dev.georesolver.redis.RedisKeys;
+import dev.georesolver.state.redis.RedisStateStore;
+import dev.georesolver.state.rules.AuditChain;
+import dev.georesolver.state.rules.AuditChain.Anchor;
+import dev.georesolver.state.rules.AuditChain.Break;
 import io.vertx.core.Future;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;

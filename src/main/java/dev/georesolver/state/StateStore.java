@@ -1,5 +1,11 @@
 package dev.georesolver.state;
 
+import dev.georesolver.state.rules.AuditChain;
+import dev.georesolver.bus.Page;
+import dev.georesolver.bus.QueueStats;
+import dev.georesolver.bus.Settled;
+import dev.georesolver.state.redis.RedisStateStore;
+import dev.georesolver.state.sqlite.SqliteStateStore;
 import dev.georesolver.bus.AuditEvent;
 import dev.georesolver.bus.BatchJob;
 import dev.georesolver.bus.CacheWrites;
@@ -20,7 +26,7 @@ import java.util.List;
  * queue), {@link Outbox} (the corrections outbox and delivery cursors), {@link Cache} (the
  * memory store's write-behind) and {@link Audit} (the tenants' hash-chained audit partitions), {@link Batches} (batch jobs). A
  * new module is a new interface and accessor here,
- * its tables in {@link SqliteSchema}, its keys in {@link RedisKeys}, its addresses in
+ * its tables in {@code state.sqlite.SqliteSchema}, its keys in {@code redis.RedisKeys}, its addresses in
  * {@code bus.Addresses} and its handlers in {@link StateVerticle}.
  */
 public interface StateStore {
@@ -98,7 +104,7 @@ public interface StateStore {
 
   /**
    * The audit trail: one append-only partition per tenant, each a hash chain
-   * ({@code dev.georesolver.audit.AuditChain}) extended only here, so two chain instances (or, on
+   * ({@code dev.georesolver.state.rules.AuditChain}) extended only here, so two chain instances (or, on
    * Redis, two resolvers) never fork it.
    */
   interface Audit {

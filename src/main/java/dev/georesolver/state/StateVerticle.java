@@ -1,5 +1,13 @@
 package dev.georesolver.state;
 
+import dev.georesolver.bus.Page;
+import dev.georesolver.bus.QueueStats;
+import dev.georesolver.bus.Settled;
+import dev.georesolver.bus.WriteBuffer;
+import dev.georesolver.state.redis.RedisStateStore;
+import dev.georesolver.state.rules.Cursors;
+import dev.georesolver.state.sqlite.SqliteDb;
+import dev.georesolver.state.sqlite.SqliteStateStore;
 import dev.georesolver.bus.Addresses;
 import dev.georesolver.bus.AuditBatch;
 import dev.georesolver.bus.BatchJob;
@@ -8,7 +16,7 @@ import dev.georesolver.bus.DebtBatch;
 import dev.georesolver.bus.FailureCode;
 import dev.georesolver.bus.LeasedDebt;
 import dev.georesolver.bus.Repair;
-import dev.georesolver.cache.GuardedRedis;
+import dev.georesolver.redis.GuardedRedis;
 import dev.georesolver.config.Manifest;
 import dev.georesolver.config.StateConfig;
 import dev.georesolver.metrics.Metrics;
@@ -53,19 +61,8 @@ public final class StateVerticle extends VerticleBase {
   static final long BOUND_MS = 1_000;
   /** The most rows of each cache log one pruning step deletes; a step that deletes this many is followed by another at once. */
   static final int PRUNE_SLICE = 5_000;
-  /** Header of the cache load's reply: how often to write behind, milliseconds ({@code state.cache_flush_interval_ms}). */
-  public static final String FLUSH_HEADER = "x-flush-interval-ms";
-  /** Header of the cache load's reply: the most records to buffer ({@code state.buffer_max}). */
-  public static final String BUFFER_HEADER = "x-buffer-max";
-
-  /**
-   * The most write-behind records in one message; a buffer holding this many hands them over at
-   * once instead of waiting for its interval.
-   */
-  static final int CACHE_BATCH_MAX = 5_000;
-
-  /** The largest page of the outbox served at once. */
-  public static final int MAX_PAGE = 1000;
+  /** The largest page of the outbox served at once ({@link Addresses#MAX_PAGE}). */
+  static final int MAX_PAGE = Addresses.MAX_PAGE;
 
   private final Manifest manifest;
   private final String backend;
@@ -119,35 +116,6 @@ public final class StateVerticle extends VerticleBase {
         pruning = false;
       }
     });
-  }
-
-  /**
-   * The memory store's write-behind buffer, as the cache load's {@code reply} sets it up: its
-   * interval and bound from the reply's headers, {@link #CACHE_BATCH_MAX} records a message.
-   */
-  public static <T> WriteBuffer<T> cacheBehind(Vertx vertx, String name, io.vertx.core.MultiMap reply,
-      java.util.function.Function<List<T>, Object> message, java.util.function.Function<T, String> keyOf,
-      java.util.function.Consumer<Integer> onRefused) {
-    return new WriteBuffer<>(vertx, name, Addresses.STATE_CACHE_WRITE, flushMs(reply), bufferMax(reply), CACHE_BATCH_MAX,
-        message, keyOf, onRefused, WriteBuffer.Counts.NONE);
-  }
-
-  /** The write-behind interval a cache load's reply carries, milliseconds (default 500). */
-  private static long flushMs(io.vertx.core.MultiMap headers) {
-    try {
-      return Long.parseLong(headers.get(FLUSH_HEADER));
-    } catch (RuntimeException e) {
-      return 500;
-    }
-  }
-
-  /** The write-behind bound a cache load's reply carries (default 10,000). */
-  private static int bufferMax(io.vertx.core.MultiMap headers) {
-    try {
-      return Integer.parseInt(headers.get(BUFFER_HEADER));
-    } catch (RuntimeException e) {
-      return 10_000;
-    }
   }
 
   /** Whether this backend needs the worker threading model (blocking JDBC). */
@@ -232,8 +200,8 @@ public final class StateVerticle extends VerticleBase {
       cs.add(bus.<JsonObject>localConsumer(Addresses.STATE_CACHE_LOAD, m -> store.cache()
           .load(m.body().getString("kind", "idem"), m.body().getInteger("limit", 100_000))
           .onSuccess(w -> m.reply(w, new DeliveryOptions()
-              .addHeader(FLUSH_HEADER, Long.toString(manifest.state().cacheFlushIntervalMs()))
-              .addHeader(BUFFER_HEADER, Integer.toString(manifest.state().bufferMax()))))
+              .addHeader(Addresses.CACHE_FLUSH_HEADER, Long.toString(manifest.state().cacheFlushIntervalMs()))
+              .addHeader(Addresses.CACHE_BUFFER_HEADER, Integer.toString(manifest.state().bufferMax()))))
           .onFailure(t -> m.fail(FailureCode.STORE_UNAVAILABLE.code(), String.valueOf(t.getMessage())))));
     }
     cs.add(bus.<AuditBatch>consumer(Addresses.STATE_AUDIT_APPEND, this::onAuditAppend));

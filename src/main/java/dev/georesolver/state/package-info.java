@@ -1,12 +1,12 @@
 /**
  * The durable store: one contract ({@link dev.georesolver.state.StateStore}), two backends — an
- * embedded SQLite file ({@link dev.georesolver.state.SqliteStateStore} over
- * {@link dev.georesolver.state.SqliteDb}: WAL, one writer, group commit, {@code user_version}
- * migrations, an exclusive lock file) and Redis ({@link dev.georesolver.state.RedisStateStore}:
+ * embedded SQLite file ({@link dev.georesolver.state.sqlite.SqliteStateStore} over
+ * {@link dev.georesolver.state.sqlite.SqliteDb}: WAL, one writer, group commit, {@code user_version}
+ * migrations, an exclusive lock file) and Redis ({@link dev.georesolver.state.redis.RedisStateStore}:
  * streams with a consumer group, hashes, one Lua script per atomic step) — owned by the
  * {@link dev.georesolver.state.StateVerticle} (a worker verticle for SQLite) and reached only over
  * the {@code geocode.state.*} addresses of {@code bus.Addresses}. Also the small in-process
- * {@link dev.georesolver.state.WriteBuffer} that hands records to it in batches, so the hot path
+ * {@link dev.georesolver.bus.WriteBuffer} that hands records to it in batches, so the hot path
  * never pays a bus hop per answer.
  *
  * <p>The store is made of <b>modules</b>: {@code debts} (the reconcile queue), {@code corrections}
@@ -29,3 +29,4 @@
  * newer wins, one correction per answer) are the pure ones of {@code dev.georesolver.reconcile}.
  */
 package dev.georesolver.state;
+

@@ -6,7 +6,7 @@ import dev.georesolver.crs.CrsNormalizer;
 import dev.georesolver.crs.CrsNotLoadedException;
 import dev.georesolver.crs.Wgs84Point;
 import dev.georesolver.geo.Bbox;
-import dev.georesolver.provider.FailureClass;
+import dev.georesolver.geo.FailureClass;
 import dev.georesolver.provider.ProviderAnswer;
 import dev.georesolver.provider.ProviderText;
 import dev.georesolver.provider.RawHit;

@@ -5,8 +5,8 @@ import dev.georesolver.config.Secret;
 import dev.georesolver.config.TierConfig;
 import dev.georesolver.provider.AdapterRegistry;
 import dev.georesolver.provider.CredentialPlacement;
-import dev.georesolver.provider.Direction;
-import dev.georesolver.provider.FailureClass;
+import dev.georesolver.geo.Direction;
+import dev.georesolver.geo.FailureClass;
 import dev.georesolver.provider.OutboundRequest;
 import dev.georesolver.provider.ProviderAdapter;
 import dev.georesolver.provider.ProviderAnswer;
@@ -72,7 +72,7 @@ final class HttpTierCall implements TierCall {
     CredentialPlacement byDefault = adapter.capabilities().defaultCredential();
     this.placement = p != null ? p : byDefault != null ? byDefault : CredentialPlacement.header("X-Api-Key");
     this.constantHeaders = constantHeaders(cfg);
-    this.text = ProviderText.forTier(secret, placement);
+    this.text = ProviderText.forTier(secret == null ? null : secret.reveal(), placement);
   }
 
   /**
@@ -138,7 +138,7 @@ final class HttpTierCall implements TierCall {
     vertx.executeBlocking(() -> Secret.reread(cfg.credential()), false)
         .onSuccess(s -> {
           secret = s;
-          text = ProviderText.forTier(s, placement);
+          text = ProviderText.forTier(s == null ? null : s.reveal(), placement);
           log.info("tier {}: credential reloaded from {}", cfg.name(), cfg.credential().sourceDescription());
         })
         .onFailure(e -> log.warn("tier {}: credential file changed but cannot be used ({}): keeping the previous credential",

@@ -1,7 +1,5 @@
 package dev.georesolver.tier;
 
-import dev.georesolver.cache.CachedIndexAdapter;
-import dev.georesolver.gazetteer.GazetteerAdapter;
 import dev.georesolver.provider.AdapterRegistry;
 import io.vertx.core.Future;
 

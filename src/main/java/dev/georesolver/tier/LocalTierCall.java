@@ -1,8 +1,8 @@
 package dev.georesolver.tier;
 
 import dev.georesolver.bus.TierRequest;
-import dev.georesolver.provider.Direction;
-import dev.georesolver.provider.FailureClass;
+import dev.georesolver.geo.Direction;
+import dev.georesolver.geo.FailureClass;
 import dev.georesolver.provider.LocalAdapter;
 import dev.georesolver.provider.ProviderAnswer;
 import dev.georesolver.trace.Hop;

@@ -1,6 +1,6 @@
 package dev.georesolver.tier;
 
-import dev.georesolver.provider.FailureClass;
+import dev.georesolver.geo.FailureClass;
 import dev.georesolver.provider.ProviderAnswer;
 import io.vertx.core.http.ConnectionPoolTooBusyException;
 import io.vertx.core.http.HttpClosedException;
@@ -21,7 +21,7 @@ import java.util.Set;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Classifies an attempt that produced no HTTP response into a {@link dev.georesolver.provider.FailureClass}.
+ * Classifies an attempt that produced no HTTP response into a {@link dev.georesolver.geo.FailureClass}.
  * Pure and thread-safe.
  *
  * <p>Timeouts, refused and reset connections are transient. A DNS failure is degradable and not

@@ -1,6 +1,5 @@
 package dev.georesolver.bus;
 
-import dev.georesolver.Role;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 

@@ -1,7 +1,7 @@
 package dev.georesolver.bus;
 
 import dev.georesolver.bus.RequestValidator.Validated;
-import dev.georesolver.provider.Direction;
+import dev.georesolver.geo.Direction;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;

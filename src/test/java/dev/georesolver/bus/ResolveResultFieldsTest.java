@@ -2,7 +2,7 @@ package dev.georesolver.bus;
 
 import dev.georesolver.crs.TransformInfo;
 import dev.georesolver.geo.Claim;
-import dev.georesolver.provider.Direction;
+import dev.georesolver.geo.Direction;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;

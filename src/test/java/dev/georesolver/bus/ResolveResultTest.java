@@ -97,7 +97,7 @@ class ResolveResultTest {
 
     assertThat(r.toBuffer().toString()).isEqualTo(
         "{\"status\":\"refused\",\"degraded\":false,\"attempts\":[],\"resolved_at_ms\":0,\"elapsed_ms\":0}");
-    assertThat(r.direction()).isEqualTo(dev.georesolver.provider.Direction.FORWARD);
+    assertThat(r.direction()).isEqualTo(dev.georesolver.geo.Direction.FORWARD);
   }
 
   @Test

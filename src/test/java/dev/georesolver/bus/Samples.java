@@ -3,7 +3,7 @@ package dev.georesolver.bus;
 import dev.georesolver.crs.TransformInfo;
 import dev.georesolver.geo.Bbox;
 import dev.georesolver.geo.Claim;
-import dev.georesolver.provider.Direction;
+import dev.georesolver.geo.Direction;
 import io.vertx.core.json.JsonObject;
 
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.georesolver.bus;
 
-import dev.georesolver.provider.FailureClass;
+import dev.georesolver.geo.FailureClass;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;

@@ -1,9 +1,9 @@
 package dev.georesolver.bus;
 
 import dev.georesolver.geo.Bbox;
-import dev.georesolver.provider.Direction;
-import dev.georesolver.provider.ForwardQuery;
-import dev.georesolver.provider.ReverseQuery;
+import dev.georesolver.geo.Direction;
+import dev.georesolver.geo.ForwardQuery;
+import dev.georesolver.geo.ReverseQuery;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 

@@ -1,11 +1,12 @@
 package dev.georesolver.cache;
 
+import dev.georesolver.bus.StoredEntry;
 import com.github.benmanes.caffeine.cache.Ticker;
 import dev.georesolver.bus.Attempt;
 import dev.georesolver.bus.ResolveResult;
 import dev.georesolver.bus.StoredAnswer;
 import dev.georesolver.geo.Claim;
-import dev.georesolver.provider.Direction;
+import dev.georesolver.geo.Direction;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 

@@ -63,7 +63,7 @@ class BatchResumeTest {
 
   private static Process batchProcess(Path out) throws IOException {
     List<String> cmd = new ArrayList<>(List.of(ResolverProcess.javaBin(), "-Xmx256m", "-cp", ResolverProcess.mainClasspath(),
-        "dev.georesolver.Main", "batch", input.toString(), "-o", out.toString(), "--manifest", manifest.toString(),
+        "dev.georesolver.cli.Main", "batch", input.toString(), "-o", out.toString(), "--manifest", manifest.toString(),
         "--concurrency", "" + CONCURRENCY, "--progress", "lines"));
     return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve(out.getFileName() + ".log").toFile()).start();
   }

@@ -3,7 +3,7 @@ package dev.georesolver.compat;
 import dev.georesolver.bus.FieldProblem;
 import dev.georesolver.bus.RequestValidator;
 import dev.georesolver.bus.ResolveRequest;
-import dev.georesolver.provider.Direction;
+import dev.georesolver.geo.Direction;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;

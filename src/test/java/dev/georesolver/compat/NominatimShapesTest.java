@@ -1,6 +1,6 @@
 package dev.georesolver.compat;
 
-import dev.georesolver.provider.Direction;
+import dev.georesolver.geo.Direction;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;

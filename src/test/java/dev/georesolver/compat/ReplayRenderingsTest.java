@@ -1,7 +1,7 @@
 package dev.georesolver.compat;
 
 import dev.georesolver.bus.StoredAnswer;
-import dev.georesolver.provider.Direction;
+import dev.georesolver.geo.Direction;
 import io.vertx.core.buffer.Buffer;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,6 @@
 package dev.georesolver.config;
 
-import dev.georesolver.ingress.ServerLimits;
+import dev.georesolver.web.ServerLimits;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 

@@ -1,6 +1,6 @@
 package dev.georesolver.functional;
 
-import dev.georesolver.audit.AuditChain;
+import dev.georesolver.state.rules.AuditChain;
 import dev.georesolver.cli.Cli;
 import dev.georesolver.support.FakeProvider;
 import dev.georesolver.support.LogCapture;

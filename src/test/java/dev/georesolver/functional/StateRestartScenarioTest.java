@@ -76,7 +76,7 @@ class StateRestartScenarioTest {
 
   private static Tools.Result main(Path manifest) throws Exception {
     List<String> cmd = new ArrayList<>(List.of(ResolverProcess.javaBin(), "-Xmx128m", "-cp", ResolverProcess.mainClasspath(),
-        "dev.georesolver.Main", "--manifest", manifest.toString(), "--port", "0"));
+        "dev.georesolver.cli.Main", "--manifest", manifest.toString(), "--port", "0"));
     return Tools.run(cmd, Map.of(), 60);
   }
 

@@ -37,7 +37,7 @@ class StructuredLogScenarioTest {
   private static final String BRAVO_KEY = "sk-bravo-Z3k8PwR1nB";
   /** Provider text that would be a forged line of its own if written raw. */
   private static final String FORGED_JSON = "{\"ts\":\"2026-01-01T00:00:00.000Z\",\"level\":\"ERROR\",\"msg\":\"forged\"}";
-  private static final String FORGED_TEXT = "00:00:00.000 ERROR dev.georesolver.Main - forged";
+  private static final String FORGED_TEXT = "00:00:00.000 ERROR dev.georesolver.cli.Main - forged";
   private static final Pattern TEXT_EVENT = Pattern.compile("\\d\\d:\\d\\d:\\d\\d\\.\\d{3} (ERROR|WARN |INFO |DEBUG|TRACE) \\S+ - .*");
 
   /** What the failover produced: the three results and the process's output. */

@@ -1,9 +1,10 @@
 package dev.georesolver.fuzz;
 
+import dev.georesolver.GeoResolver;
 import dev.georesolver.fuzz.HostileRequests.Case;
 import dev.georesolver.fuzz.HostileRequests.Sent;
 import dev.georesolver.ingress.IngressVerticle;
-import dev.georesolver.ingress.ServerLimits;
+import dev.georesolver.web.ServerLimits;
 import dev.georesolver.metrics.Metrics;
 import dev.georesolver.support.LogScanner;
 import dev.georesolver.support.RawHttp;
@@ -178,7 +179,7 @@ class HostileInputFuzzTest {
     // connections held during the run are shed within it; every size limit is the default.
     Metrics metrics = new Metrics();
     IngressVerticle ingress = new IngressVerticle(stack.manifest, 0, metrics,
-        ServerLimits.defaults().withTimeouts(5000, HEADER_TIMEOUT_MS, HEADER_TIMEOUT_MS));
+        ServerLimits.defaults().withTimeouts(5000, HEADER_TIMEOUT_MS, HEADER_TIMEOUT_MS)).modules(GeoResolver.ROUTE_MODULES);
     vertx.deployVerticle(ingress).await();
     int port = ingress.actualPort();
     String probe = keyed(RawHttp.get("/v1/geocode?q=Paris%2C%20France"), keyHeader);

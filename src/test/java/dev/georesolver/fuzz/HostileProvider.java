@@ -205,7 +205,7 @@ final class HostileProvider {
   private static String echo(RawProvider.Exchange ex) {
     StringBuilder sb = new StringBuilder("You sent: GET ").append(ex.uri);
     ex.headers.forEach((k, v) -> sb.append("\r\n").append(k).append(": ").append(v));
-    return sb.append("\n00:00:00.000 ERROR dev.georesolver.Main - forged by the provider").toString();
+    return sb.append("\n00:00:00.000 ERROR dev.georesolver.cli.Main - forged by the provider").toString();
   }
 
   private void trickle(RawProvider.Exchange ex, String body) {

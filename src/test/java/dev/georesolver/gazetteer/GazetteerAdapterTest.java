@@ -1,15 +1,16 @@
 package dev.georesolver.gazetteer;
 
+import dev.georesolver.tier.GazetteerAdapter;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.georesolver.provider.AdapterRegistry;
-import dev.georesolver.provider.Direction;
-import dev.georesolver.provider.FailureClass;
-import dev.georesolver.provider.ForwardQuery;
+import dev.georesolver.geo.Direction;
+import dev.georesolver.geo.FailureClass;
+import dev.georesolver.geo.ForwardQuery;
 import dev.georesolver.provider.ProviderAnswer;
 import dev.georesolver.provider.RawHit;
-import dev.georesolver.provider.ReverseQuery;
+import dev.georesolver.geo.ReverseQuery;
 import io.vertx.core.Future;
 
 import org.junit.jupiter.api.Test;

@@ -2,7 +2,7 @@ package dev.georesolver.gazetteer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.georesolver.provider.ForwardQuery;
+import dev.georesolver.geo.ForwardQuery;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;

@@ -1,5 +1,6 @@
 package dev.georesolver.ingress;
 
+import dev.georesolver.web.ServerLimits;
 import dev.georesolver.ingress.ConnectionWatch.Phase;
 import dev.georesolver.ingress.ConnectionWatch.Verdict;
 import org.junit.jupiter.api.DisplayName;

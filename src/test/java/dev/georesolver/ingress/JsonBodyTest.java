@@ -1,5 +1,6 @@
 package dev.georesolver.ingress;
 
+import dev.georesolver.web.RequestFields;
 import dev.georesolver.bus.FieldProblem;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;

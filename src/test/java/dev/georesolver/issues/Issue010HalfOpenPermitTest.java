@@ -1,7 +1,7 @@
 package dev.georesolver.issues;
 
-import dev.georesolver.provider.FailureClass;
-import dev.georesolver.provider.ForwardQuery;
+import dev.georesolver.geo.FailureClass;
+import dev.georesolver.geo.ForwardQuery;
 import dev.georesolver.provider.LocalAdapter;
 import dev.georesolver.provider.ProviderAnswer;
 import dev.georesolver.provider.RawHit;

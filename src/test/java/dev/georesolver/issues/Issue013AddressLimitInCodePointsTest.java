@@ -2,7 +2,7 @@ package dev.georesolver.issues;
 
 import dev.georesolver.batch.RowRequests;
 import dev.georesolver.bus.RequestValidator;
-import dev.georesolver.provider.Direction;
+import dev.georesolver.geo.Direction;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;

@@ -44,7 +44,7 @@ class Issue9ExitOnOutOfMemoryTest {
     String stack = Files.readString(Path.of("scripts/stack.sh"));
     assertThat(stack.lines().filter(l -> l.contains("local jvm=")).toList()).singleElement().asString().contains(FLAG);
     assertThat(stack.lines().filter(l -> l.contains("echo \"$jvm ")).toList()).as("the classpath and the jar command lines")
-        .hasSize(2).allSatisfy(l -> assertThat(l).containsAnyOf("dev.georesolver.Main", "georesolver.jar"));
+        .hasSize(2).allSatisfy(l -> assertThat(l).containsAnyOf("dev.georesolver.cli.Main", "georesolver.jar"));
     assertThat(stack).as("no resolver command line outside the one built on $jvm").doesNotContain("echo \"java ");
     assertThat(Files.readString(Path.of("README.md"))).contains("java " + FLAG + " -jar target/georesolver.jar");
   }

@@ -2,7 +2,7 @@ package dev.georesolver.issues;
 
 import ch.qos.logback.classic.Level;
 import dev.georesolver.ingress.IngressVerticle;
-import dev.georesolver.ingress.ServerLimits;
+import dev.georesolver.web.ServerLimits;
 import dev.georesolver.metrics.Metrics;
 import dev.georesolver.support.FakeProvider;
 import dev.georesolver.support.LogCapture;

@@ -2,7 +2,7 @@ package dev.georesolver.jobs;
 
 import dev.georesolver.batch.BatchRow;
 import dev.georesolver.bus.BatchJob;
-import dev.georesolver.provider.Direction;
+import dev.georesolver.geo.Direction;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;

@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** The log format is chosen by flag or environment, and each format keeps an event on one line with its fields. */
 class LogsTest {
 
-  private static final String HOSTILE = "denied\n12:00:00.000 ERROR dev.georesolver.Main - forged\r\nsecond";
+  private static final String HOSTILE = "denied\n12:00:00.000 ERROR dev.georesolver.cli.Main - forged\r\nsecond";
 
   @Test
   @DisplayName("text by default; GEO_LOG_FORMAT is read; --log-format wins and is taken out of the arguments")
@@ -119,7 +119,7 @@ class LogsTest {
     String[] lines = f.encode(e).split("\n");
 
     assertThat(lines[0]).matches("\\d\\d:\\d\\d:\\d\\d\\.\\d{3} ERROR dev.georesolver.test - tier alpha said: .*")
-        .contains("said: denied\\n12:00:00.000 ERROR dev.georesolver.Main - forged\\r\\nsecond")
+        .contains("said: denied\\n12:00:00.000 ERROR dev.georesolver.cli.Main - forged\\r\\nsecond")
         .endsWith(" tier=\"alpha\" detail=\"a\\nb \\\"quoted\\\"\"");
     assertThat(lines[1]).startsWith("java.lang.IllegalStateException: denied\\n12:00:00.000");
     for (int i = 2; i < lines.length; i++) {

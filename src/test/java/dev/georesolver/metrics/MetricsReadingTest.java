@@ -2,7 +2,7 @@ package dev.georesolver.metrics;
 
 import dev.georesolver.bus.ResolveResult;
 import dev.georesolver.geo.Claim;
-import dev.georesolver.provider.Direction;
+import dev.georesolver.geo.Direction;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 

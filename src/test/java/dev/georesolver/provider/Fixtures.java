@@ -1,5 +1,7 @@
 package dev.georesolver.provider;
 
+import dev.georesolver.geo.Direction;
+import dev.georesolver.geo.FailureClass;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 

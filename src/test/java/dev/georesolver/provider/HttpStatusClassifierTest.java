@@ -1,5 +1,6 @@
 package dev.georesolver.provider;
 
+import dev.georesolver.geo.FailureClass;
 import io.vertx.core.buffer.Buffer;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;

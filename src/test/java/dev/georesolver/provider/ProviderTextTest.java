@@ -1,6 +1,6 @@
 package dev.georesolver.provider;
 
-import dev.georesolver.config.Secret;
+import dev.georesolver.geo.FailureClass;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -14,8 +14,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ProviderTextTest {
 
   private static final String KEY = "AIzaSy-k3y/with+odd=chars";
-  private static final ProviderText QUERY = ProviderText.forTier(Secret.of(KEY), CredentialPlacement.queryParam("key"));
-  private static final ProviderText HEADER = ProviderText.forTier(Secret.of("hdr-s3cret-9"), CredentialPlacement.header("X-Api-Key"));
+  private static final ProviderText QUERY = ProviderText.forTier(KEY, CredentialPlacement.queryParam("key"));
+  private static final ProviderText HEADER = ProviderText.forTier("hdr-s3cret-9", CredentialPlacement.header("X-Api-Key"));
 
   @Test
   @DisplayName("the credential value is redacted as sent and as percent-encoded in a URL")
@@ -118,6 +118,6 @@ class ProviderTextTest {
   void shouldOnlyBoundWithoutACredential() {
     ProviderText none = ProviderText.forTier(null, CredentialPlacement.queryParam("key"));
     assertThat(none.clean("key=abc\n", 256)).isEqualTo("key=abc\\n");
-    assertThat(ProviderText.clean("x&key=" + KEY, Secret.of(KEY), CredentialPlacement.queryParam("key"))).isEqualTo("x&key=[redacted]");
+    assertThat(ProviderText.clean("x&key=" + KEY, KEY, CredentialPlacement.queryParam("key"))).isEqualTo("x&key=[redacted]");
   }
 }

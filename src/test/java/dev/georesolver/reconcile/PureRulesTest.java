@@ -1,5 +1,7 @@
 package dev.georesolver.reconcile;
 
+import dev.georesolver.state.rules.Corrections;
+import dev.georesolver.state.rules.Lease;
 import dev.georesolver.bus.Correction;
 import dev.georesolver.bus.Debt;
 import dev.georesolver.bus.IndexEntry;

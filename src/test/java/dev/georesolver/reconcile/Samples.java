@@ -8,7 +8,7 @@ import dev.georesolver.bus.ResolveRequest;
 import dev.georesolver.bus.ResolveResult;
 import dev.georesolver.crs.TransformInfo;
 import dev.georesolver.geo.Claim;
-import dev.georesolver.provider.Direction;
+import dev.georesolver.geo.Direction;
 
 import java.util.List;
 import java.util.Map;

@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
- * The resolver as its own process ({@code java dev.georesolver.Main …}), as an operator runs it,
+ * The resolver as its own process ({@code java dev.georesolver.cli.Main …}), as an operator runs it,
  * on the main classpath only (no test resources, so no {@code logback-test.xml}). Every line it
  * writes to stdout and stderr is kept.
  */
@@ -67,7 +67,7 @@ public final class ResolverProcess implements AutoCloseable {
       throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>(List.of(javaBin(), "-Xmx256m"));
     cmd.addAll(jvmArgs);
-    cmd.addAll(List.of("-cp", mainClasspath(), "dev.georesolver.Main"));
+    cmd.addAll(List.of("-cp", mainClasspath(), "dev.georesolver.cli.Main"));
     cmd.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(cmd);
     pb.environment().putAll(env);

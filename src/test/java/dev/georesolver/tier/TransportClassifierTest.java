@@ -1,6 +1,6 @@
 package dev.georesolver.tier;
 
-import dev.georesolver.provider.FailureClass;
+import dev.georesolver.geo.FailureClass;
 import dev.georesolver.provider.ProviderAnswer;
 import io.netty.channel.ConnectTimeoutException;
 import io.netty.handler.codec.DecoderException;
@@ -31,9 +31,9 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 
-import static dev.georesolver.provider.FailureClass.DEGRADABLE;
-import static dev.georesolver.provider.FailureClass.TRANSIENT;
-import static dev.georesolver.provider.FailureClass.UNCLASSIFIED;
+import static dev.georesolver.geo.FailureClass.DEGRADABLE;
+import static dev.georesolver.geo.FailureClass.TRANSIENT;
+import static dev.georesolver.geo.FailureClass.UNCLASSIFIED;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.params.provider.Arguments.arguments;

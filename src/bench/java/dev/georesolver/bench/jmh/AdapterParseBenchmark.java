@@ -1,6 +1,6 @@
 package dev.georesolver.bench.jmh;
 
-import dev.georesolver.provider.Direction;
+import dev.georesolver.geo.Direction;
 import dev.georesolver.provider.NominatimAdapter;
 import dev.georesolver.provider.ProviderAnswer;
 import dev.georesolver.provider.ProviderResponse;

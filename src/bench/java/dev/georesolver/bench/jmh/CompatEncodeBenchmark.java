@@ -10,7 +10,7 @@ import dev.georesolver.compat.NominatimFormat;
 import dev.georesolver.compat.NominatimRequests;
 import dev.georesolver.compat.NominatimShapes;
 import dev.georesolver.compat.Outcome;
-import dev.georesolver.provider.Direction;
+import dev.georesolver.geo.Direction;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -1,7 +1,0 @@
-package dev.georesolver.provider;
-
-/** Which way a lookup goes: address to point, or point to place. */
-public enum Direction {
-  FORWARD,
-  REVERSE
-}
