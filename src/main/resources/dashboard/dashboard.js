@@ -441,9 +441,12 @@
         f.appendChild(el('div', 'value', value));
         figures.appendChild(f);
       };
+      // The store's figures: items in each state now (done ones are kept for 7 days).
       add('backlog', r.pending === undefined ? '–' : r.pending);
+      if (r.in_progress !== undefined) add('in progress', r.in_progress);
       add('oldest waiting', age(r.oldest_pending_age_s));
-      if (r.corrected !== undefined) add('corrected', r.corrected);
+      if (r.done !== undefined) add('done (7 days)', r.done);
+      if (r.dead !== undefined) add('dead letters', r.dead);
       body.appendChild(figures);
       if (silent) body.appendChild(el('div', null, 'reconciler silent since ' + clock(r.received_at_ms)));
     }

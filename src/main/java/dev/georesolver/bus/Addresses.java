@@ -172,12 +172,15 @@ public final class Addresses {
   public static final String OPS_STATE = "geocode.ops.state";
 
   /**
-   * Reconciliation news for the operator, publish. Sender: the reconciler (none exists yet: the
-   * dashboard says "no reconciler" until this address carries a status). Bodies JSON:
+   * Reconciliation news for the operator, publish. Sender: the reconciler (the dashboard says "no
+   * reconciler" until this address carries a status, and "reconciler silent" when the last one is
+   * older than 30 s). Bodies JSON:
    * <ul>
-   *   <li>{@code {"type": "reconcile", "pending": n, "oldest_pending_age_s": s}}, at least every
-   *       10 s while it runs (a status older than 30 s reads as "reconciler silent"), optionally
-   *       with {@code "confirmed"}, {@code "corrected"} counts since it started;
+   *   <li>{@code {"type": "reconcile", "pending", "in_progress", "done", "dead",
+   *       "oldest_pending_age_s"}}, at least every 10 s while it runs: the queue's figures as the
+   *       store counts them, the same on every node sharing the store — the items in each state
+   *       now ({@code done}: corrected or confirmed, kept 7 days after they ended; {@code dead}: the
+   *       dead letters, kept), and the age in seconds of the oldest item still waiting;
    *   <li>{@code {"type": "correction", "at_ms", "idempotency_key", "served_by", "corrected_by",
    *       "moved_m", "label"}} for each answer corrected (any field but {@code type} may be left
    *       out).
@@ -366,7 +369,7 @@ public final class Addresses {
   public static final String STATE_BATCHES_CANCEL = "geocode.state.batches.cancel";
 
   /**
-   * Lease a slice: body {@code {"owner", "lease_ms", "skip": [job id…]}}; reply {@code {"job", "slice",
+   * Lease a slice of the oldest open job: body {@code {"owner", "lease_ms"}}; reply {@code {"job", "slice",
    * "rows": [{"i", "row"}…]}} (the rows without a result) or null when no open job has one.
    */
   public static final String STATE_BATCHES_LEASE = "geocode.state.batches.lease";

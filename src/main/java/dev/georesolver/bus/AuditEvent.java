@@ -10,7 +10,7 @@ import io.vertx.core.json.JsonObject;
  * @param tenant whose partition it goes to
  * @param id its id, unique (a retried batch is not recorded twice where the store can tell)
  * @param tsMs when it happened, epoch milliseconds (also {@code ts} in the body)
- * @param body its canonical JSON ({@code dev.georesolver.state.rules.AuditChain#canonical}), exactly the
+ * @param body its canonical JSON ({@code audit.CanonicalJson}), exactly the
  *     text that is hashed
  */
 public record AuditEvent(String tenant, String id, long tsMs, String body) {

@@ -3,6 +3,7 @@ package dev.georesolver.chain;
 import dev.georesolver.config.MarginsConfig;
 import dev.georesolver.config.TierConfig;
 import dev.georesolver.deadline.Admission;
+import dev.georesolver.deadline.Ticker;
 import dev.georesolver.tier.TierBreaker;
 import io.vertx.core.json.JsonObject;
 
@@ -21,14 +22,25 @@ import java.util.Map;
  * may be answered by any tier node, so it follows them all: a tier refuses calls only when every
  * node heard from refuses them, and its typical latency is the lowest among the nodes that take
  * calls. An announcement without a node (a bus that is not clustered) is the local tier's.
- * Not thread-safe: one per chain verticle instance.
+ *
+ * <p>Node ids are random per process, so a node that left the cluster (stopped, killed, cut off)
+ * would otherwise speak for its tiers forever with its last word: a "closed" breaker and a low
+ * median steering admission towards a node that is gone. Each node's word therefore lasts
+ * {@link #STALE_MS}: every tier node announces itself at least every
+ * {@code TierVerticle.HEARTBEAT_MS}, and a node not heard from for longer is forgotten (when every
+ * node of a tier is, the manifest's seed speaks for it again). Not thread-safe: one per chain
+ * verticle instance.
  */
-final class LadderView {
+public final class LadderView {
+
+  /** How long a tier node's word lasts without a new one, milliseconds (three of its heartbeats). */
+  public static final long STALE_MS = 15_000;
 
   /** What one node said of one tier. */
   private static final class Said {
     long typicalMs;
     TierBreaker.State state = TierBreaker.State.CLOSED;
+    long heardNs;
 
     Said(long typicalMs) {
       this.typicalMs = typicalMs;
@@ -37,6 +49,9 @@ final class LadderView {
 
   /** Tier → node → what it said; the manifest's seed is the entry of node {@link #SEED}. */
   private final Map<String, Map<String, Said>> said = new HashMap<>();
+  /** Tier → the manifest's typical latency, for a tier whose every node went quiet. */
+  private final Map<String, Long> seeds = new HashMap<>();
+  private final Ticker ticker;
   private final String localNode;
   private final long floorMs;
   private final long tierReplyMs;
@@ -56,6 +71,12 @@ final class LadderView {
    *     when any tier node may answer
    */
   LadderView(List<TierConfig> tiers, MarginsConfig margins, String localNode) {
+    this(tiers, margins, localNode, Ticker.SYSTEM);
+  }
+
+  /** As above, with the time a node's word is dated by. */
+  public LadderView(List<TierConfig> tiers, MarginsConfig margins, String localNode, Ticker ticker) {
+    this.ticker = ticker;
     this.localNode = localNode;
     this.floorMs = margins.rungFloorMs();
     this.tierReplyMs = margins.tierReplyMs();
@@ -64,6 +85,7 @@ final class LadderView {
       Map<String, Said> byNode = new HashMap<>(2);
       byNode.put(SEED, new Said(t.typicalMs()));
       said.put(t.name(), byNode);
+      seeds.put(t.name(), t.typicalMs());
     }
   }
 
@@ -76,6 +98,7 @@ final class LadderView {
     java.util.Set<String> names = new java.util.HashSet<>();
     for (TierConfig t : tiers) {
       names.add(t.name());
+      seeds.put(t.name(), t.typicalMs());
       said.computeIfAbsent(t.name(), n -> {
         Map<String, Said> byNode = new HashMap<>(2);
         byNode.put(SEED, new Said(t.typicalMs()));
@@ -83,6 +106,7 @@ final class LadderView {
       });
     }
     said.keySet().retainAll(names);
+    seeds.keySet().retainAll(names);
   }
 
   /** What the announcing node said of {@code tier}, or null when the announcement is not this view's to follow. */
@@ -101,11 +125,25 @@ final class LadderView {
     Said seed = byNode.get(SEED);
     // The first word of a node replaces the manifest's seed, so a tier open on its only node reads as open.
     byNode.remove(SEED);
-    return byNode.computeIfAbsent(from, n -> new Said(seed != null ? seed.typicalMs : 0));
+    Said e = byNode.computeIfAbsent(from, n -> new Said(seed != null ? seed.typicalMs : seeds.getOrDefault(tier, 0L)));
+    e.heardNs = ticker.nanoTime();
+    return e;
+  }
+
+  /** Forgets the nodes of {@code tier} not heard from for {@link #STALE_MS}; the seed speaks when none is left. */
+  private void forgetQuiet(String tier, Map<String, Said> byNode) {
+    if (byNode.containsKey(SEED)) {
+      return;
+    }
+    long now = ticker.nanoTime();
+    byNode.values().removeIf(e -> now - e.heardNs > STALE_MS * 1_000_000L);
+    if (byNode.isEmpty()) {
+      byNode.put(SEED, new Said(seeds.getOrDefault(tier, 0L)));
+    }
   }
 
   /** Applies a {@code TIER_STATS} announcement. */
-  void onStats(JsonObject s) {
+  public void onStats(JsonObject s) {
     Said e = entry(s, s.getString("tier"));
     if (e != null) {
       Long t = s.getLong("typical_ms");
@@ -117,7 +155,7 @@ final class LadderView {
   }
 
   /** Applies a {@code BREAKER_EVENTS} transition. */
-  void onBreaker(JsonObject ev) {
+  public void onBreaker(JsonObject ev) {
     Said e = entry(ev, ev.getString("tier"));
     if (e != null) {
       e.state = TierBreaker.State.fromWire(ev.getString("to")).orElse(TierBreaker.State.CLOSED);
@@ -129,6 +167,7 @@ final class LadderView {
     Map<String, Said> byNode = said.get(t.name());
     Said best = null;
     if (byNode != null) {
+      forgetQuiet(t.name(), byNode);
       for (Said e : byNode.values()) {
         if (best == null || better(e, best)) {
           best = e;
@@ -145,13 +184,13 @@ final class LadderView {
   }
 
   /** The tier's typical latency, milliseconds. */
-  long typical(TierConfig t) {
+  public long typical(TierConfig t) {
     Said b = best(t);
     return b != null ? b.typicalMs : t.typicalMs();
   }
 
   /** The breaker state last announced (on a chain without tiers: the best of the tier nodes'). */
-  TierBreaker.State state(TierConfig t) {
+  public TierBreaker.State state(TierConfig t) {
     Said b = best(t);
     return b != null ? b.state : TierBreaker.State.CLOSED;
   }

@@ -86,15 +86,8 @@ final class AuditCommand implements Runnable {
       return print(reports, "redis".equals(backend) ? "Redis store" : "SQLite store " + m.state().path());
     }
 
-    private List<AuditReader.Report> fromRedis(String url, Manifest m) throws Exception {
-      Vertx vertx = Vertx.vertx();
-      try {
-        Redis client = Redis.createClient(vertx, dev.georesolver.redis.GuardedRedis.options(dev.georesolver.redis.RedisUrl.parse(url)));
-        return AuditReader.redis(client, m.routing().idempotency().keyPrefix(), tenant).toCompletionStage().toCompletableFuture()
-            .get(60, TimeUnit.SECONDS);
-      } finally {
-        vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-      }
+    private List<AuditReader.Report> fromRedis(String url, Manifest m) {
+      return AuditReader.redis(url, m.routing().idempotency().keyPrefix(), tenant);
     }
 
     private int print(List<AuditReader.Report> reports, String where) {

@@ -33,9 +33,11 @@ import java.time.Clock;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
@@ -80,9 +82,11 @@ public final class BatchVerticle extends VerticleBase {
   private final String owner = "batch-" + UUID.randomUUID();
   private final Map<String, Slice> slices = new LinkedHashMap<>();
   private final Map<String, Window> windows = new HashMap<>();
+  /** Rows of each job sent and not answered yet; a job leaves the map when it has none. */
   private final Map<String, Integer> inFlightByJob = new HashMap<>();
   private final Map<String, List<JsonObject>> unrecorded = new HashMap<>();
-  private final Map<String, Integer> recording = new HashMap<>();
+  /** Jobs whose results are being written now (one write per job at a time). */
+  private final Set<String> recording = new HashSet<>();
   private int inFlight;
   private boolean leasing;
   private long idleUntilMs;
@@ -274,18 +278,12 @@ public final class BatchVerticle extends VerticleBase {
 
   private void leaseMore() {
     long jobs = slices.values().stream().map(s -> s.job.id()).distinct().count();
-    if (leasing || clock.millis() < idleUntilMs || queued() >= cfg.maxInFlight() || jobs > cfg.maxJobs()) {
+    // At the job bound, wait until a job held is done before taking a slice of another.
+    if (leasing || clock.millis() < idleUntilMs || queued() >= cfg.maxInFlight() || jobs >= cfg.maxJobs()) {
       return;
     }
     leasing = true;
-    JsonArray skip = new JsonArray();
-    if (jobs >= cfg.maxJobs()) {
-      // At the job bound only the jobs held already may give more slices: skip every other is not
-      // expressible, so wait until one is done.
-      leasing = false;
-      return;
-    }
-    request(Addresses.STATE_BATCHES_LEASE, new JsonObject().put("owner", owner).put("lease_ms", cfg.leaseMs()).put("skip", skip))
+    request(Addresses.STATE_BATCHES_LEASE, new JsonObject().put("owner", owner).put("lease_ms", cfg.leaseMs()))
         .onComplete(ar -> {
           leasing = false;
           if (ar.failed() || ar.result() == null) {
@@ -326,7 +324,7 @@ public final class BatchVerticle extends VerticleBase {
     vertx.eventBus().<JsonObject>request(address, body, o).onComplete(ar -> {
       inFlight--;
       s.outstanding--;
-      inFlightByJob.merge(s.job.id(), -1, Integer::sum);
+      inFlightByJob.computeIfPresent(s.job.id(), (k, n) -> n > 1 ? n - 1 : null);
       if (s.dropped) {
         return;
       }
@@ -414,15 +412,15 @@ public final class BatchVerticle extends VerticleBase {
   private void flushResults() {
     for (String job : new ArrayList<>(unrecorded.keySet())) {
       List<JsonObject> held = unrecorded.get(job);
-      if (held.isEmpty() || recording.getOrDefault(job, 0) > 0) {
+      if (held.isEmpty() || recording.contains(job)) {
         continue;
       }
       List<JsonObject> batch = new ArrayList<>(held.subList(0, Math.min(RECORD_MAX, held.size())));
       held.subList(0, batch.size()).clear();
-      recording.put(job, 1);
+      recording.add(job);
       request(Addresses.STATE_BATCHES_RECORD, new JsonObject().put("job", job).put("results", new JsonArray(new ArrayList<>(batch))))
           .onComplete(ar -> {
-            recording.put(job, 0);
+            recording.remove(job);
             if (ar.failed()) {
               log.warn("batch {}: {} result(s) not written yet ({}); trying again", job, batch.size(), ar.cause().getMessage());
               unrecorded.computeIfAbsent(job, k -> new ArrayList<>()).addAll(0, batch);
@@ -439,7 +437,7 @@ public final class BatchVerticle extends VerticleBase {
 
   /** Slices of {@code job} with every row answered and written: finished, never leased again. */
   private void finishDrained(String job) {
-    if (!unrecorded.getOrDefault(job, List.of()).isEmpty() || recording.getOrDefault(job, 0) > 0) {
+    if (!unrecorded.getOrDefault(job, List.of()).isEmpty() || recording.contains(job)) {
       return;
     }
     for (Slice s : new ArrayList<>(slices.values())) {
@@ -452,6 +450,25 @@ public final class BatchVerticle extends VerticleBase {
       windows.remove(job);
       unrecorded.remove(job);
     }
+  }
+
+  /**
+   * How many jobs this worker keeps anything for (slices, windows, rows in flight, results waiting):
+   * the jobs it works on now, never one that ended. Asked on the worker's own context; any thread.
+   */
+  public Future<Integer> jobsHeld() {
+    io.vertx.core.Promise<Integer> p = io.vertx.core.Promise.promise();
+    context.runOnContext(v -> p.complete(held()));
+    return p.future();
+  }
+
+  private int held() {
+    Set<String> jobs = new HashSet<>(windows.keySet());
+    jobs.addAll(inFlightByJob.keySet());
+    jobs.addAll(unrecorded.keySet());
+    jobs.addAll(recording);
+    slices.values().forEach(s -> jobs.add(s.job.id()));
+    return jobs.size();
   }
 
   /** Drops every slice of a job that ended (cancelled, done elsewhere). */

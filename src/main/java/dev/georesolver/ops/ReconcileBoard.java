@@ -22,7 +22,7 @@ public final class ReconcileBoard {
   /** The longest string field kept, characters. */
   public static final int MAX_TEXT = 200;
 
-  private static final List<String> STATUS_FIELDS = List.of("pending", "oldest_pending_age_s", "confirmed", "corrected");
+  private static final List<String> STATUS_FIELDS = List.of("pending", "in_progress", "done", "dead", "oldest_pending_age_s");
   private static final List<String> CORRECTION_FIELDS = List.of("at_ms", "idempotency_key", "served_by", "corrected_by", "moved_m", "label");
 
   private JsonObject status;

@@ -431,9 +431,7 @@ public final class ReconcilerVerticle extends VerticleBase {
           last = s;
           metrics.reconcile(s.pending(), s.inProgress(), s.done(), s.dead(), s.oldestPendingAgeS(), rate.perSecond());
           // The operator's live view (the dashboard's reconcile panel).
-          vertx.eventBus().publish(Addresses.RECONCILE_EVENTS, new JsonObject().put("type", "reconcile")
-              .put("pending", s.pending()).put("oldest_pending_age_s", s.oldestPendingAgeS()).put("corrected", s.done())
-              .put("dead", s.dead()));
+          vertx.eventBus().publish(Addresses.RECONCILE_EVENTS, s.toJson().put("type", "reconcile"));
         });
   }
 

@@ -114,6 +114,19 @@ public final class RedisKeys {
     return cluster ? prefix + "{" + QUEUE_TAG + "}" + clusterSuffix : prefix + plain;
   }
 
+  // ---- the durable state's primitives (state.tables): every key of a group under the group's tag
+
+  /**
+   * A key of the durable state's primitives: {@code <prefix>st:{<group>}:<kind>:<name>}. The group is
+   * always a hash tag (on one server it changes nothing), so every key of a group is in one slot.
+   *
+   * @param kind {@code t} (a table's rows, a hash), {@code i} (an index, a sorted set), {@code c}
+   *     (counters, a hash), {@code l} (a log, a stream), {@code s} (a log's last number, a string)
+   */
+  public String state(String group, String kind, String name) {
+    return prefix + "st:{" + group + "}:" + kind + ":" + name;
+  }
+
   // ---- dedupe (group: one request, tagged by its idempotency key)
 
   /** The stored answer of idempotency key {@code key}. */

@@ -4,8 +4,6 @@ import dev.georesolver.state.rules.AuditChain;
 import dev.georesolver.bus.Page;
 import dev.georesolver.bus.QueueStats;
 import dev.georesolver.bus.Settled;
-import dev.georesolver.state.redis.RedisStateStore;
-import dev.georesolver.state.sqlite.SqliteStateStore;
 import dev.georesolver.bus.AuditEvent;
 import dev.georesolver.bus.BatchJob;
 import dev.georesolver.bus.CacheWrites;
@@ -197,11 +195,11 @@ public interface StateStore {
     Future<BatchJob> cancel(String id);
 
     /**
-     * Leases one slice with rows left to resolve, of the oldest open job not in {@code skip}, for
-     * {@code leaseMs}: free slices and slices whose lease expired. Reply {@code {"job": BatchJob JSON,
-     * "slice": n, "rows": [{"i", "row"}…]}} (rows without a result only), or null when none.
+     * Leases one slice with rows left to resolve, of the oldest open job, for {@code leaseMs}: free
+     * slices and slices whose lease expired. Reply {@code {"job": BatchJob JSON, "slice": n, "rows":
+     * [{"i", "row"}…]}} (rows without a result only), or null when none.
      */
-    Future<JsonObject> lease(String owner, long leaseMs, List<String> skip);
+    Future<JsonObject> lease(String owner, long leaseMs);
 
     /** Extends the lease of a slice; false when it was lost or the job is no longer open. */
     Future<Boolean> renew(String owner, String jobId, int slice, long leaseMs);

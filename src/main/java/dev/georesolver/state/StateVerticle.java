@@ -4,10 +4,10 @@ import dev.georesolver.bus.Page;
 import dev.georesolver.bus.QueueStats;
 import dev.georesolver.bus.Settled;
 import dev.georesolver.bus.WriteBuffer;
-import dev.georesolver.state.redis.RedisStateStore;
+import dev.georesolver.state.redis.RedisTables;
+import dev.georesolver.state.redis.SharedCacheCorrection;
 import dev.georesolver.state.rules.Cursors;
-import dev.georesolver.state.sqlite.SqliteDb;
-import dev.georesolver.state.sqlite.SqliteStateStore;
+import dev.georesolver.state.sqlite.SqliteTables;
 import dev.georesolver.bus.Addresses;
 import dev.georesolver.bus.AuditBatch;
 import dev.georesolver.bus.BatchJob;
@@ -55,8 +55,8 @@ public final class StateVerticle extends VerticleBase {
 
   /** How often the free disk space is checked, milliseconds. */
   static final long DISK_CHECK_MS = 10_000;
-  /** How often expired cache entries are removed from the file, milliseconds. */
-  static final long PRUNE_MS = 300_000;
+  /** How often done items and long-corrected answers are pruned, milliseconds. */
+  static final long HOUSEKEEPING_MS = 60_000;
   /** How often the cache logs are brought back to their bound, milliseconds. */
   static final long BOUND_MS = 1_000;
   /** The most rows of each cache log one pruning step deletes; a step that deletes this many is followed by another at once. */
@@ -70,14 +70,12 @@ public final class StateVerticle extends VerticleBase {
   private final boolean withCache;
   private final Clock clock;
   private final Metrics metrics;
-  private StateStore store;
+  private TablesStore store;
   private Path dir;
   private volatile boolean refusing;
   private volatile long freeMb = -1;
   private long refusedTotal;
   private boolean pruning;
-  /** An expiry pass was asked while a run was going: the next run includes it. */
-  private boolean expiredDue;
 
   /**
    * @param backend {@code sqlite} or {@code redis}
@@ -95,25 +93,34 @@ public final class StateVerticle extends VerticleBase {
 
   /**
    * Keeps the cache logs within their bound in small steps, one after another while a step finds
-   * more over it, each a group-commit operation of its own, so that other writes interleave with
-   * them. At most one run at a time.
+   * more over it, each a transaction of its own, so that other writes interleave with them. At most
+   * one run at a time.
    */
-  private void pruneSteps(SqliteStateStore sq, long bound, boolean expired) {
-    expiredDue |= expired;
+  private void pruneSteps(long bound) {
     if (pruning) {
       return;
     }
     pruning = true;
-    pruneStep(sq, bound, expiredDue);
-    expiredDue = false;
+    pruneStep(bound);
   }
 
-  private void pruneStep(SqliteStateStore sq, long bound, boolean expired) {
-    sq.prune(bound, PRUNE_SLICE, expired).onComplete(ar -> {
-      if (ar.succeeded() && ar.result().more()) {
-        pruneStep(sq, bound, false);
+  private void pruneStep(long bound) {
+    store.pruneCache(bound, PRUNE_SLICE).onComplete(ar -> {
+      if (ar.succeeded() && ar.result()) {
+        pruneStep(bound);
       } else {
         pruning = false;
+      }
+    });
+  }
+
+  /** Removes done items past their keep and long-corrected answers, a slice at a time. */
+  private void housekeeping() {
+    store.housekeeping().onComplete(ar -> {
+      if (ar.succeeded() && ar.result() >= TablesStore.PRUNE_SLICE) {
+        housekeeping();
+      } else if (ar.failed()) {
+        log.warn("state store: housekeeping failed (tried again at the next interval): {}", String.valueOf(ar.cause().getMessage()));
       }
     });
   }
@@ -127,22 +134,22 @@ public final class StateVerticle extends VerticleBase {
   public Future<?> start() {
     StateConfig cfg = manifest.state();
     var idem = manifest.routing().idempotency();
-    Future<StateStore> opened;
+    Future<TablesStore> opened;
     if ("redis".equals(backend)) {
       if (redisUrl == null) {
         return Future.failedFuture(new StateStoreException("state.store is redis but no Redis is configured (give --redis "
             + "or GEO_REDIS_URL, or set state.store: sqlite)"));
       }
-      RedisStateStore r = new RedisStateStore(new GuardedRedis(vertx, "state", redisUrl, Math.max(1000, idem.commandTimeoutMs()),
-          metrics), idem.keyPrefix(), clock);
-      opened = r.start().map(v -> r);
+      GuardedRedis redis = new GuardedRedis(vertx, "state", redisUrl, Math.max(1000, idem.commandTimeoutMs()), metrics);
+      RedisTables r = new RedisTables(redis, idem.keyPrefix());
+      opened = r.start().map(v -> TablesStore.over(r, clock, false, new SharedCacheCorrection(redis, r.keys(), clock),
+          idem.indexTtlSeconds()));
     } else {
       try {
-        SqliteDb db = SqliteDb.open(Path.of(cfg.path()));
-        dir = db.path().getParent();
-        opened = Future.succeededFuture(new SqliteStateStore(vertx, db, clock, cfg.commitIntervalMs(), cfg.commitMaxWrites(),
-            withCache, idem.indexTtlSeconds()));
-        log.info("state store: SQLite file {} (WAL, group commit every {} ms)", db.path(), cfg.commitIntervalMs());
+        SqliteTables sq = SqliteTables.open(vertx, Path.of(cfg.path()), cfg.commitIntervalMs(), cfg.commitMaxWrites());
+        dir = sq.path().getParent();
+        opened = Future.succeededFuture(TablesStore.over(sq, clock, withCache, null, idem.indexTtlSeconds()));
+        log.info("state store: SQLite file {} (WAL, group commit every {} ms)", sq.path(), cfg.commitIntervalMs());
       } catch (StateStoreException e) {
         return Future.failedFuture(e);
       }
@@ -152,17 +159,17 @@ public final class StateVerticle extends VerticleBase {
       if (dir != null) {
         checkDisk();
         vertx.setPeriodic(DISK_CHECK_MS, id -> checkDisk());
-        if (s instanceof SqliteStateStore sq && withCache) {
+        if (withCache) {
           long bound = idem.maxEntries();
-          vertx.setPeriodic(BOUND_MS, id -> pruneSteps(sq, bound, false));
-          vertx.setPeriodic(PRUNE_MS, id -> pruneSteps(sq, bound, true));
+          vertx.setPeriodic(BOUND_MS, id -> pruneSteps(bound));
         }
       }
       if (manifest.audit().enabled()) {
         vertx.setPeriodic(manifest.audit().retentionIntervalMs(), id -> retainAudit());
       }
-      if (s instanceof SqliteStateStore) {
-        // The file is locked to this process: a killed predecessor's slice leases are free at once.
+      vertx.setPeriodic(HOUSEKEEPING_MS, id -> housekeeping());
+      if (!s.tables().shared()) {
+        // This process alone holds the state: a killed predecessor's slice leases are free at once.
         s.batches().releaseLeases().onSuccess(n -> {
           if (n > 0) {
             log.info("state store: {} batch slice(s) left leased by a stopped process taken back", n);
@@ -233,7 +240,7 @@ public final class StateVerticle extends VerticleBase {
     cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_CANCEL, m -> reply(m, b.cancel(m.body().getString("job"))
         .map(StateVerticle::jobJson))));
     cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_LEASE, m -> reply(m, b.lease(m.body().getString("owner"),
-        m.body().getLong("lease_ms", 30_000L), strings(m.body().getJsonArray("skip"))))));
+        m.body().getLong("lease_ms", 30_000L)))));
     cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_RENEW, m -> reply(m, b.renew(m.body().getString("owner"),
         m.body().getString("job"), m.body().getInteger("slice"), m.body().getLong("lease_ms", 30_000L))
         .map(held -> new JsonObject().put("held", held)))));
@@ -254,14 +261,6 @@ public final class StateVerticle extends VerticleBase {
     List<JsonObject> out = new ArrayList<>(a == null ? 0 : a.size());
     if (a != null) {
       a.forEach(o -> out.add((JsonObject) o));
-    }
-    return out;
-  }
-
-  private static List<String> strings(JsonArray a) {
-    List<String> out = new ArrayList<>();
-    if (a != null) {
-      a.forEach(o -> out.add(String.valueOf(o)));
     }
     return out;
   }

@@ -84,6 +84,12 @@ public final class TierVerticle extends VerticleBase {
    * (at most the manifest's {@code max_budget_ms}), so this only bounds a clock gone wrong.
    */
   static final long STOP_WAIT_MS = 15_000;
+  /**
+   * How often a tier of a clustered node announces its state and median on
+   * {@link Addresses#TIER_STATS} even when neither changed, milliseconds: the chains forget a node
+   * they have not heard from for three of these (it left the cluster).
+   */
+  public static final long HEARTBEAT_MS = 5_000;
 
   /** Visits taken and not yet answered; confined to this verticle's context. */
   private int inFlight;
@@ -142,6 +148,9 @@ public final class TierVerticle extends VerticleBase {
           : vertx.eventBus().consumer(Addresses.tier(cfg.name()), this::onVisit);
       MessageConsumer<Object> status = vertx.eventBus().consumer(Addresses.tierStatus(cfg.name()), m -> m.reply(status()));
       MessageConsumer<Object> control = vertx.eventBus().consumer(Addresses.tierControl(cfg.name()), this::onControl);
+      if (Node.of(vertx).clustered()) {
+        heartbeat = vertx.setPeriodic(HEARTBEAT_MS, id -> vertx.eventBus().publish(Addresses.TIER_STATS, status()));
+      }
       return Future.all(visits.completion(), plainVisits == null ? Future.succeededFuture() : plainVisits.completion(),
           status.completion(), control.completion());
     });
@@ -153,6 +162,9 @@ public final class TierVerticle extends VerticleBase {
    */
   @Override
   public Future<?> stop() {
+    if (heartbeat >= 0) {
+      vertx.cancelTimer(heartbeat);
+    }
     Future<Void> stopped = Future.join(visits == null ? Future.succeededFuture() : visits.unregister(),
         plainVisits == null ? Future.succeededFuture() : plainVisits.unregister()).mapEmpty();
     return stopped.compose(v -> idle(spec.ticker().nanoTime() + STOP_WAIT_MS * 1_000_000L))
@@ -473,6 +485,9 @@ public final class TierVerticle extends VerticleBase {
     }
     msg.reply(status());
   }
+
+  /** The clustered node's heartbeat timer, or -1. */
+  private long heartbeat = -1;
 
   private JsonObject status() {
     return onNode(new JsonObject()

@@ -187,8 +187,10 @@ class AuditScenarioTest {
     assertThat(ok[1]).contains("  acme: 5 record(s), chain intact").contains("  beta: 3 record(s), chain intact")
         .contains("audit verify: OK, 2 tenant(s), 8 record(s)");
     try (var c = DriverManager.getConnection("jdbc:sqlite:" + state); var st = c.createStatement()) {
-      st.execute("DROP TRIGGER audit_no_update");
-      st.executeUpdate("UPDATE audit SET body = replace(body, '\"fallback\"', '\"primary\"') WHERE tenant = 'acme' AND seq = 2");
+      // The chain's entries are append-only; a database administrator drops the guard and rewrites one.
+      st.execute("DROP TRIGGER t_logs_append_only");
+      assertThat(st.executeUpdate("UPDATE t_logs SET body = replace(body, '\\\"fallback\\\"', '\\\"primary\\\"') "
+          + "WHERE log = 'audit:acme/chain' AND seq = 2")).as("the record rewritten").isEqualTo(1);
     }
     String[] broken = cli("audit", "verify", "--manifest", m.toString());
     assertThat(broken[0]).as(String.join("\n", broken)).isEqualTo("1");

@@ -88,7 +88,8 @@ class DashboardBrowserTest {
     assertThat(seen.getString("released_state")).isEqualTo("closed");
     assertThat(seen.getJsonObject("share_released").getDouble("tier1")).as("and back to tier 1").isGreaterThanOrEqualTo(0.6);
 
-    assertThat(seen.getString("reconcile_live_text")).contains("backlog", "12", "oldest waiting", "95 s");
+    assertThat(seen.getString("reconcile_live_text")).contains("backlog", "12", "oldest waiting", "95 s", "done (7 days)", "30",
+        "dead letters").doesNotContain("corrected");
     assertThat(seen.getString("corrections_text")).contains("osm_nominatim → primary_commercial", "140 m");
 
     assertThat(Files.size(SCREENSHOT)).as("a screenshot was taken").isGreaterThan(10_000);
@@ -112,7 +113,8 @@ class DashboardBrowserTest {
       if (tier.equals(m.body().getString("tier")) && "release".equals(m.body().getString("reason"))) {
         // The backlog first, then the correction: the page reads the panel once the correction is
         // listed, so the backlog must already be there (a periodic's first run came after it).
-        JsonObject backlog = new JsonObject().put("type", "reconcile").put("pending", 12).put("oldest_pending_age_s", 95);
+        JsonObject backlog = new JsonObject().put("type", "reconcile").put("pending", 12).put("in_progress", 1).put("done", 30)
+            .put("dead", 2).put("oldest_pending_age_s", 95);
         vertx.eventBus().publish(Addresses.RECONCILE_EVENTS, backlog, fromTest);
         vertx.setPeriodic(1000, id -> vertx.eventBus().publish(Addresses.RECONCILE_EVENTS, backlog.copy(), fromTest));
         vertx.eventBus().publish(Addresses.RECONCILE_EVENTS, new JsonObject().put("type", "correction").put("at_ms", System.currentTimeMillis())

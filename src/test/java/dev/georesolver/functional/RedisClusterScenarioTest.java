@@ -161,9 +161,9 @@ class RedisClusterScenarioTest {
   @DisplayName("the reconcile queue on the cluster: kill -9 mid-drain, the restarted resolver claims the items, nothing lost, nothing twice")
   void reconcileQueueOnTheCluster(Vertx vertx) throws Exception {
     ReconcileKillScenarioTest.run(vertx, null, cluster.url());
-    assertThat(cluster.keys("geo:{reconcile}*")).as("the whole queue in one tag").isNotEmpty()
-        .allSatisfy(k -> assertThat(k).startsWith("geo:{reconcile}"));
-    assertThat(cluster.keys("geo:reconcile*")).as("no untagged queue key").isEmpty();
+    assertThat(cluster.keys("geo:st:{reconcile}:*")).as("the whole queue and its outbox in one tag").isNotEmpty()
+        .allSatisfy(k -> assertThat(k).startsWith("geo:st:{reconcile}:"));
+    assertThat(cluster.keys("geo:*reconcile*")).as("no untagged queue key").allSatisfy(k -> assertThat(k).contains("{reconcile}"));
   }
 
   @Test

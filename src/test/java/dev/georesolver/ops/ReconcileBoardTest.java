@@ -23,8 +23,8 @@ class ReconcileBoardTest {
   @DisplayName("a status keeps its documented fields and the time it arrived, nothing else")
   void statusKeptToItsFields() {
     JsonObject relayed = board.on(new JsonObject().put("type", "reconcile").put("pending", 7).put("oldest_pending_age_s", 42.5)
-        .put("extra", "dropped").put("corrected", 3), 1_000);
-    assertThat(relayed.getMap()).containsOnlyKeys("type", "received_at_ms", "pending", "oldest_pending_age_s", "corrected");
+        .put("extra", "dropped").put("done", 3), 1_000);
+    assertThat(relayed.getMap()).containsOnlyKeys("type", "received_at_ms", "pending", "oldest_pending_age_s", "done");
     assertThat(board.status().getInteger("pending")).isEqualTo(7);
     assertThat(board.status().getLong("received_at_ms")).isEqualTo(1_000);
   }

@@ -1,7 +1,8 @@
 package dev.georesolver.reconcile;
 
 import dev.georesolver.state.rules.Corrections;
-import dev.georesolver.state.rules.Lease;
+import dev.georesolver.state.rules.QueueItem;
+import dev.georesolver.state.rules.QueueRules;
 import dev.georesolver.bus.Correction;
 import dev.georesolver.bus.Debt;
 import dev.georesolver.bus.IndexEntry;
@@ -106,21 +107,25 @@ class PureRulesTest {
   }
 
   @Test
-  @DisplayName("an item may be leased when due, or when its lease expired on the clock")
+  @DisplayName("an item may be leased when due, or when its lease expired on the clock; only its holder settles it")
   void leaseExpiry() {
     FakeClock clock = new FakeClock();
     long now = clock.millis();
-    assertThat(Lease.claimable("pending", now, null, now)).isTrue();
-    assertThat(Lease.claimable("pending", now + 1, null, now)).as("backing off").isFalse();
-    long until = now + 30_000;
-    assertThat(Lease.claimable("in_progress", 0, until, clock.millis())).isFalse();
+    QueueItem pending = QueueRules.enqueue(null, Samples.debt("k", 1, now), now);
+    assertThat(QueueRules.claimable(pending, now)).isTrue();
+    QueueItem backingOff = QueueRules.settle(QueueRules.lease(pending, "a", 1000, now), "a", QueueRules.Settlement.RETRY, now + 1,
+        "x", now);
+    assertThat(QueueRules.claimable(backingOff, now)).as("backing off").isFalse();
+    QueueItem leased = QueueRules.lease(pending, "a", 30_000, now);
+    assertThat(QueueRules.claimable(leased, clock.millis())).isFalse();
     clock.advanceMs(30_001);
-    assertThat(Lease.claimable("in_progress", 0, until, clock.millis())).as("expired lease").isTrue();
-    assertThat(Lease.claimable("done", 0, null, clock.millis())).isFalse();
-    assertThat(Lease.claimable("dead", 0, null, clock.millis())).isFalse();
-    assertThat(Lease.held("in_progress", "a", "a")).isTrue();
-    assertThat(Lease.held("in_progress", "b", "a")).isFalse();
-    assertThat(Lease.held("done", "a", "a")).isFalse();
+    assertThat(QueueRules.claimable(leased, clock.millis())).as("expired lease").isTrue();
+    QueueItem done = QueueRules.settle(leased, "a", QueueRules.Settlement.CONFIRMED, 0, null, now);
+    assertThat(QueueRules.claimable(done, clock.millis())).isFalse();
+    assertThat(QueueRules.held(leased, "a")).isTrue();
+    assertThat(QueueRules.held(leased, "b")).isFalse();
+    assertThat(QueueRules.held(done, "a")).isFalse();
+    assertThat(QueueRules.settle(leased, "b", QueueRules.Settlement.CONFIRMED, 0, null, now)).as("not the holder").isNull();
   }
 
   @Test

@@ -2,9 +2,9 @@ package dev.georesolver.state.rules;
 
 
 /**
- * Outbox cursors: opaque to clients, ordered. SQLite's are the outbox sequence number
- * ({@code "42"}), Redis's its stream entry id ({@code "1767225600000-0"}); both compare as a pair
- * of non-negative integers. Pure.
+ * Outbox cursors: opaque to clients, ordered: the outbox entry's number ({@code "42"}). Earlier
+ * releases on Redis handed out stream entry ids ({@code "1767225600000-3"}); a client may still hold
+ * one, so it is read as the number its entry was migrated to ({@link #seq}). Pure.
  */
 public final class Cursors {
 
@@ -30,5 +30,19 @@ public final class Cursors {
     int dash = c.indexOf('-');
     return dash < 0 ? new long[] {Long.parseLong(c), 0}
         : new long[] {Long.parseLong(c.substring(0, dash)), Long.parseLong(c.substring(dash + 1))};
+  }
+
+  /**
+   * The entry number a cursor stands for: the number itself, or, for an earlier release's Redis
+   * stream id {@code <ms>-<n>}, {@code ms * 1000 + n} (the numbers a migrated outbox keeps).
+   */
+  public static long seq(String c) {
+    long[] p = parts(c);
+    return c.indexOf('-') < 0 ? p[0] : legacy(p[0], p[1]);
+  }
+
+  /** The number an earlier release's stream entry {@code <ms>-<n>} keeps once migrated. */
+  public static long legacy(long ms, long n) {
+    return ms * 1000 + Math.min(n, 999);
   }
 }

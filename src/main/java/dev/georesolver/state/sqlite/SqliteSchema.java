@@ -187,7 +187,39 @@ final class SqliteSchema {
           INSERT INTO index_log (addr_key, lon, lat, source, claim, confidence, label, precision, resolved_at_ms, expires_at_ms)
             SELECT addr_key, lon, lat, source, claim, confidence, label, precision, resolved_at_ms, expires_at_ms
             FROM addr_index ORDER BY resolved_at_ms, rowid""",
-          "DROP TABLE addr_index")));
+          "DROP TABLE addr_index")),
+      // The primitives every module is written over (state.tables): rows with versions, their index
+      // memberships, counters, and append-only logs with the last number each ever took.
+      new Migration("tables", List.of("""
+          CREATE TABLE t_rows (
+            tbl TEXT NOT NULL,
+            key TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            body BLOB NOT NULL,
+            PRIMARY KEY (tbl, key)) WITHOUT ROWID""", """
+          CREATE TABLE t_index (
+            tbl TEXT NOT NULL,
+            idx TEXT NOT NULL,
+            score REAL NOT NULL,
+            key TEXT NOT NULL,
+            PRIMARY KEY (tbl, idx, score, key)) WITHOUT ROWID""",
+          "CREATE INDEX t_index_key ON t_index (tbl, key)", """
+          CREATE TABLE t_counters (
+            tbl TEXT NOT NULL,
+            name TEXT NOT NULL,
+            value INTEGER NOT NULL,
+            PRIMARY KEY (tbl, name)) WITHOUT ROWID""", """
+          CREATE TABLE t_logs (
+            id INTEGER PRIMARY KEY,
+            log TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            body BLOB NOT NULL)""",
+          "CREATE UNIQUE INDEX t_logs_seq ON t_logs (log, seq)", """
+          CREATE TABLE t_log_seq (
+            log TEXT PRIMARY KEY,
+            last INTEGER NOT NULL) WITHOUT ROWID""", """
+          CREATE TRIGGER t_logs_append_only BEFORE UPDATE ON t_logs
+          BEGIN SELECT RAISE(ABORT, 'log entries cannot be changed'); END""")));
 
   /** The version a file has once every migration ran. */
   static int latest() {

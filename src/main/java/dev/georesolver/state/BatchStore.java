@@ -1,0 +1,384 @@
+package dev.georesolver.state;
+
+import dev.georesolver.bus.BatchJob;
+import dev.georesolver.state.rules.BatchRules;
+import dev.georesolver.state.tables.Row;
+import dev.georesolver.state.tables.Table;
+import dev.georesolver.state.tables.Tables;
+import dev.georesolver.state.tables.Txn;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Batch jobs over {@link Tables}. Each job is a group of its own ({@code batch:<id>}): the job (state
+ * and counts), its rows as submitted, their results (each row's first result only), and its slices
+ * (indexed while they have rows left, by when their lease ends). Group {@value #GROUP} lists the jobs
+ * (newest first; the open ones oldest first) and maps a tenant's idempotency key to its job. Every
+ * decision is {@link BatchRules}'. Use from the state verticle's context.
+ */
+final class BatchStore implements StateStore.Batches {
+
+  static final String GROUP = "batches";
+  /** Every job: {@code created} scored by minus its creation time (newest first), {@code open} by it (oldest first). */
+  static final Table JOBS = Table.of(GROUP, "jobs", "created", "open");
+  /** {@code <tenant>|<idem key>} → the job's id. */
+  static final Table IDEM = Table.of(GROUP, "idem");
+  /** Slices free or leased (not done), scored by when their lease ends (0: free). */
+  static final String FREE = "free";
+  /** Jobs looked at per lease. */
+  static final int OPEN_SCAN = 100;
+
+  private final Tables tables;
+  private final Clock clock;
+
+  BatchStore(Tables tables, Clock clock) {
+    this.tables = tables;
+    this.clock = clock;
+  }
+
+  static String group(String jobId) {
+    return "batch:" + jobId;
+  }
+
+  static Table job(String jobId) {
+    return Table.of(group(jobId), "job");
+  }
+
+  static Table rows(String jobId) {
+    return Table.of(group(jobId), "rows");
+  }
+
+  static Table results(String jobId) {
+    return Table.of(group(jobId), "results");
+  }
+
+  static Table slices(String jobId) {
+    return Table.of(group(jobId), "slices", FREE);
+  }
+
+  private static String idemKey(String tenant, String idemKey) {
+    return tenant + "|" + idemKey;
+  }
+
+  private static Future<BatchJob> readJob(Txn x, String id) {
+    return x.get(job(id), "job").map(r -> r.exists() ? StateCodec.job(r.body()) : null);
+  }
+
+  private static void writeJob(Txn x, BatchJob j) {
+    x.put(job(j.id()), "job", StateCodec.job(j), Map.of());
+  }
+
+  private static Map<String, Double> listing(BatchJob j) {
+    return j.open() ? Map.of("created", (double) -j.createdAtMs(), "open", (double) j.createdAtMs())
+        : Map.of("created", (double) -j.createdAtMs());
+  }
+
+  /** The job's entry in the list, moved to or out of {@code open} as its state says. */
+  private Future<BatchJob> list(BatchJob j) {
+    if (j == null) {
+      return Future.succeededFuture(null);
+    }
+    return tables.transact(x -> {
+      x.put(JOBS, j.id(), j.tenant().getBytes(StandardCharsets.UTF_8), listing(j));
+      return Future.succeededFuture(j);
+    });
+  }
+
+  @Override
+  public Future<BatchJob> find(String tenant, String idemKey) {
+    return tables.read(x -> x.get(IDEM, idemKey(tenant, idemKey)))
+        .compose(r -> r.exists() ? get(r.text()) : Future.succeededFuture(null));
+  }
+
+  @Override
+  public Future<JsonObject> create(BatchJob job) {
+    String name = idemKey(job.tenant(), job.idemKey());
+    return tables.transact(x -> x.get(IDEM, name).map(r -> {
+      if (r.exists()) {
+        return r.text();
+      }
+      x.put(IDEM, name, job.id().getBytes(StandardCharsets.UTF_8), Map.of());
+      return job.id();
+    })).compose(id -> get(id).compose(existing -> {
+      if (existing != null) {
+        return Future.succeededFuture(new JsonObject().put("created", false).put("job", existing.toJson()));
+      }
+      // A new name, or one that outlived its job (a crash between the two writes): this job takes it.
+      BatchJob fresh = new BatchJob(job.id(), job.tenant(), job.idemKey(), BatchJob.LOADING, job.spec(), job.total(), 0, 0, 0, 0, 0,
+          job.createdAtMs(), null, null);
+      return tables.transact(x -> {
+        x.put(IDEM, name, job.id().getBytes(StandardCharsets.UTF_8), Map.of());
+        return Future.succeededFuture();
+      }).compose(v -> tables.transact(x -> {
+        writeJob(x, fresh);
+        return Future.succeededFuture(fresh);
+      })).compose(this::list).map(j -> new JsonObject().put("created", true).put("job", j.toJson()));
+    }));
+  }
+
+  @Override
+  public Future<Void> append(String jobId, List<JsonObject> in) {
+    List<String> keys = in.stream().map(r -> Long.toString(r.getLong("i"))).toList();
+    return tables.transact(x -> readJob(x, jobId).compose(j -> x.get(rows(jobId), keys).map(stored -> {
+      if (j == null) {
+        throw new StateStoreException("no batch job " + jobId);
+      }
+      List<String> statuses = new ArrayList<>();
+      for (int k = 0; k < in.size(); k++) {
+        if (stored.get(k).exists()) {
+          continue;
+        }
+        JsonObject r = in.get(k);
+        x.put(rows(jobId), keys.get(k), StateCodec.bytes(r.getJsonObject("row")), Map.of());
+        JsonObject result = r.getJsonObject("result");
+        if (result != null) {
+          x.put(results(jobId), keys.get(k), StateCodec.bytes(result), Map.of());
+          statuses.add(result.getString("status"));
+        }
+      }
+      writeJob(x, BatchRules.loaded(j, BatchRules.tally(statuses)));
+      return (Void) null;
+    })));
+  }
+
+  @Override
+  public Future<BatchJob> seal(String jobId, long total, JsonArray columns) {
+    return tables.transact(x -> readJob(x, jobId).map(j -> {
+      if (j == null || !BatchJob.LOADING.equals(j.state())) {
+        return j;
+      }
+      BatchJob withColumns = new BatchJob(j.id(), j.tenant(), j.idemKey(), j.state(), j.spec().copy().put("columns", columns), j.total(),
+          j.done(), j.resolved(), j.refused(), j.invalid(), j.failed(), j.createdAtMs(), j.startedAtMs(), j.finishedAtMs());
+      BatchJob sealed = BatchRules.sealed(withColumns, total, clock.millis());
+      writeJob(x, sealed);
+      if (sealed.open()) {
+        byte[] free = StateCodec.slice(BatchRules.Slice.FREE);
+        for (long s = 0; s < BatchRules.slices(total, sealed.sliceRows()); s++) {
+          x.put(slices(jobId), Long.toString(s), free, Map.of(FREE, 0.0));
+        }
+      }
+      return sealed;
+    })).compose(this::list);
+  }
+
+  @Override
+  public Future<BatchJob> get(String id) {
+    return tables.read(x -> readJob(x, id));
+  }
+
+  @Override
+  public Future<List<BatchJob>> list(String tenant, int limit) {
+    int scan = tenant == null ? limit : limit * 20;
+    return tables.read(x -> x.range(JOBS, "created", Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, 0, scan)
+        .compose(ids -> x.get(JOBS, ids.stream().map(Txn.Scored::key).toList()))).compose(entries -> {
+          List<Future<BatchJob>> jobs = new ArrayList<>();
+          for (Row e : entries) {
+            if (e.exists() && (tenant == null || tenant.equals(e.text()))) {
+              jobs.add(get(e.key()));
+            }
+          }
+          return Future.all(jobs).map(all -> {
+            List<BatchJob> out = new ArrayList<>();
+            for (int i = 0; i < all.size() && out.size() < limit; i++) {
+              BatchJob j = all.resultAt(i);
+              if (j != null) {
+                out.add(j);
+              }
+            }
+            return out;
+          });
+        });
+  }
+
+  @Override
+  public Future<BatchJob> cancel(String id) {
+    return tables.transact(x -> readJob(x, id).map(j -> {
+      if (j == null) {
+        return null;
+      }
+      BatchJob c = BatchRules.cancelled(j, clock.millis());
+      if (c != j) {
+        writeJob(x, c);
+      }
+      return c;
+    })).compose(this::list);
+  }
+
+  @Override
+  public Future<JsonObject> lease(String owner, long leaseMs) {
+    return tables.read(x -> x.range(JOBS, "open", Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, 0, OPEN_SCAN))
+        .compose(ids -> leaseFrom(ids.stream().map(Txn.Scored::key).toList(), 0, owner, leaseMs));
+  }
+
+  private Future<JsonObject> leaseFrom(List<String> ids, int at, String owner, long leaseMs) {
+    if (at >= ids.size()) {
+      return Future.succeededFuture(null);
+    }
+    String id = ids.get(at);
+    return leaseSlice(id, owner, leaseMs).compose(got -> {
+      if (got == NOT_OPEN) {
+        return get(id).compose(this::list).compose(v -> leaseFrom(ids, at + 1, owner, leaseMs));
+      }
+      return got == null ? leaseFrom(ids, at + 1, owner, leaseMs) : Future.succeededFuture(got);
+    });
+  }
+
+  /** The job has ended: it leaves the open list. */
+  private static final JsonObject NOT_OPEN = new JsonObject();
+
+  /** One claimable slice of job {@code id} with its rows left, leased; slices found empty are finished on the way. */
+  private Future<JsonObject> leaseSlice(String id, String owner, long leaseMs) {
+    return tables.transact(x -> readJob(x, id).compose(j -> {
+      if (j == null || !j.open()) {
+        return Future.succeededFuture(NOT_OPEN);
+      }
+      long now = clock.millis();
+      return x.range(slices(id), FREE, Double.NEGATIVE_INFINITY, now - 1, 0, 1).compose(free -> {
+        if (free.isEmpty()) {
+          return Future.succeededFuture((JsonObject) null);
+        }
+        String s = free.get(0).key();
+        return x.get(slices(id), s).compose(row -> {
+          BatchRules.Slice slice = row.exists() ? StateCodec.slice(row.body()) : BatchRules.Slice.FREE;
+          if (!BatchRules.claimable(slice, now)) {
+            return Future.succeededFuture((JsonObject) null);
+          }
+          int number = Integer.parseInt(s);
+          return rowsLeft(x, j, number).map(left -> {
+            if (left.isEmpty()) {
+              x.put(slices(id), s, StateCodec.slice(new BatchRules.Slice(null, 0, true)), Map.of());
+              return new JsonObject().put("retry", true);
+            }
+            BatchRules.Slice leased = BatchRules.lease(owner, leaseMs, now);
+            x.put(slices(id), s, StateCodec.slice(leased), Map.of(FREE, (double) leased.leaseUntilMs()));
+            BatchJob started = BatchRules.started(j, now);
+            if (started != j) {
+              writeJob(x, started);
+            }
+            return new JsonObject().put("job", started.toJson()).put("slice", number).put("rows", left);
+          });
+        });
+      });
+    })).compose(r -> r != null && r.getBoolean("retry", false) ? leaseSlice(id, owner, leaseMs) : Future.succeededFuture(r));
+  }
+
+  /** The rows of slice {@code number} without a result: {@code {"i", "row"}}. */
+  private static Future<JsonArray> rowsLeft(Txn x, BatchJob j, int number) {
+    long from = (long) number * j.sliceRows();
+    long to = Math.min(j.total(), from + j.sliceRows());
+    List<String> keys = new ArrayList<>();
+    for (long i = from; i < to; i++) {
+      keys.add(Long.toString(i));
+    }
+    return x.get(rows(j.id()), keys).compose(rs -> x.get(results(j.id()), keys).map(res -> {
+      JsonArray left = new JsonArray();
+      for (int k = 0; k < keys.size(); k++) {
+        if (rs.get(k).exists() && !res.get(k).exists()) {
+          left.add(new JsonObject().put("i", from + k).put("row", StateCodec.json(rs.get(k).body())));
+        }
+      }
+      return left;
+    }));
+  }
+
+  @Override
+  public Future<Boolean> renew(String owner, String jobId, int slice, long leaseMs) {
+    String s = Integer.toString(slice);
+    return tables.transact(x -> readJob(x, jobId).compose(j -> x.get(slices(jobId), s).map(row -> {
+      BatchRules.Slice current = row.exists() ? StateCodec.slice(row.body()) : null;
+      if (!BatchRules.renewable(current, owner, j)) {
+        return false;
+      }
+      BatchRules.Slice renewed = BatchRules.lease(owner, leaseMs, clock.millis());
+      x.put(slices(jobId), s, StateCodec.slice(renewed), Map.of(FREE, (double) renewed.leaseUntilMs()));
+      return true;
+    })));
+  }
+
+  @Override
+  public Future<BatchJob> record(String jobId, List<JsonObject> in) {
+    List<String> keys = in.stream().map(r -> Long.toString(r.getLong("i"))).toList();
+    return tables.transact(x -> readJob(x, jobId).compose(j -> x.get(results(jobId), keys).map(stored -> {
+      if (j == null) {
+        return null;
+      }
+      List<String> statuses = new ArrayList<>();
+      java.util.Set<String> seen = new java.util.HashSet<>();
+      for (int k = 0; k < in.size(); k++) {
+        if (stored.get(k).exists() || !seen.add(keys.get(k))) {
+          continue;
+        }
+        JsonObject result = in.get(k).getJsonObject("result");
+        x.put(results(jobId), keys.get(k), StateCodec.bytes(result), Map.of());
+        statuses.add(result.getString("status", "failed"));
+      }
+      BatchJob after = BatchRules.recorded(j, BatchRules.tally(statuses), clock.millis());
+      writeJob(x, after);
+      return after;
+    }))).compose(j -> j != null && !j.open() ? list(j) : Future.succeededFuture(j));
+  }
+
+  @Override
+  public Future<Void> finishSlice(String owner, String jobId, int slice) {
+    return tables.transact(x -> {
+      x.put(slices(jobId), Integer.toString(slice), StateCodec.slice(new BatchRules.Slice(null, 0, true)), Map.of());
+      return Future.succeededFuture();
+    });
+  }
+
+  @Override
+  public Future<List<JsonObject>> page(String jobId, long from, int limit) {
+    return tables.read(x -> readJob(x, jobId).compose(j -> {
+      long to = j == null ? from : Math.min(j.total(), from + limit);
+      if (to <= from) {
+        return Future.succeededFuture(List.<JsonObject>of());
+      }
+      List<String> keys = new ArrayList<>();
+      for (long i = from; i < to; i++) {
+        keys.add(Long.toString(i));
+      }
+      return x.get(rows(jobId), keys).compose(rs -> x.get(results(jobId), keys).map(res -> {
+        List<JsonObject> out = new ArrayList<>();
+        for (int k = 0; k < keys.size(); k++) {
+          if (!rs.get(k).exists()) {
+            break;
+          }
+          JsonObject o = new JsonObject().put("i", from + k).put("row", StateCodec.json(rs.get(k).body()));
+          if (res.get(k).exists()) {
+            o.put("result", StateCodec.json(res.get(k).body()));
+          }
+          out.add(o);
+        }
+        return out;
+      }));
+    }));
+  }
+
+  @Override
+  public Future<Integer> releaseLeases() {
+    if (tables.shared()) {
+      // Other resolvers may hold leases: theirs expire on their own.
+      return Future.succeededFuture(0);
+    }
+    return tables.read(x -> x.range(JOBS, "open", Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, 0, Integer.MAX_VALUE))
+        .compose(ids -> {
+          Future<Integer> all = Future.succeededFuture(0);
+          for (Txn.Scored id : ids) {
+            all = all.compose(n -> tables.transact(x -> x.range(slices(id.key()), FREE, 1, Double.POSITIVE_INFINITY, 0, Integer.MAX_VALUE)
+                .map(leased -> {
+                  byte[] free = StateCodec.slice(BatchRules.Slice.FREE);
+                  leased.forEach(s -> x.put(slices(id.key()), s.key(), free, Map.of(FREE, 0.0)));
+                  return n + leased.size();
+                })));
+          }
+          return all;
+        });
+  }
+}

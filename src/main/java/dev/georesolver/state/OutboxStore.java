@@ -1,0 +1,112 @@
+package dev.georesolver.state;
+
+import dev.georesolver.bus.Correction;
+import dev.georesolver.bus.Page;
+import dev.georesolver.state.rules.Cursors;
+import dev.georesolver.state.tables.Entry;
+import dev.georesolver.state.tables.Log;
+import dev.georesolver.state.tables.Table;
+import dev.georesolver.state.tables.Tables;
+import dev.georesolver.state.tables.Txn;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The corrections outbox over {@link Tables}: a log in the queue's group whose entry numbers are the
+ * cursors consumers page with, the answers already corrected (no key is corrected twice for one
+ * answer), and the named delivery cursors of its consumers (webhooks). Use from the state verticle's
+ * context.
+ */
+final class OutboxStore implements StateStore.Outbox {
+
+  static final Log OUTBOX = new Log(QueueStore.GROUP, "outbox");
+  /** Correction id → the cursor it was appended at; indexed by when, for pruning. */
+  static final Table CORRECTED = Table.of(QueueStore.GROUP, "corrected", "at");
+  static final Table CURSORS = Table.of(QueueStore.GROUP, "cursors");
+  /** How long an answer is remembered as corrected, milliseconds: 30 days. */
+  static final long CORRECTED_KEEP_MS = 30L * 86_400_000L;
+
+  private final Tables tables;
+
+  OutboxStore(Tables tables) {
+    this.tables = tables;
+  }
+
+  /**
+   * Appends {@code c} inside {@code x} unless its answer was corrected already; its cursor, or null
+   * when it was not appended.
+   */
+  Future<String> appendOnce(Txn x, Correction c, long nowMs) {
+    return x.get(CORRECTED, c.correctionId()).compose(done -> {
+      if (done.exists()) {
+        return Future.succeededFuture(null);
+      }
+      return x.lastSeq(OUTBOX).map(last -> {
+        long seq = last + 1;
+        String cursor = Long.toString(seq);
+        x.append(OUTBOX, seq, c.withCursor(null).toJson().toBuffer().getBytes());
+        x.put(CORRECTED, c.correctionId(), cursor.getBytes(StandardCharsets.US_ASCII), Map.of("at", (double) nowMs));
+        return cursor;
+      });
+    });
+  }
+
+  @Override
+  public Future<Page> page(String after, int limit) {
+    long from = after == null || after.isEmpty() ? 0 : Cursors.seq(after);
+    return tables.read(x -> x.read(OUTBOX, from, limit)).map(entries -> {
+      List<JsonObject> out = new ArrayList<>(entries.size());
+      String next = after;
+      for (Entry e : entries) {
+        next = Long.toString(e.seq());
+        out.add(new JsonObject(e.text()).put("cursor", next));
+      }
+      return new Page(out, next);
+    });
+  }
+
+  @Override
+  public Future<String> head() {
+    return tables.read(x -> x.lastSeq(OUTBOX)).map(last -> last == 0 ? null : Long.toString(last));
+  }
+
+  @Override
+  public Future<String> cursor(String name) {
+    return tables.read(x -> x.get(CURSORS, name)).map(r -> r.exists() ? r.text() : null);
+  }
+
+  @Override
+  public Future<Void> saveCursor(String name, String cursor) {
+    return tables.transact(x -> {
+      x.put(CURSORS, name, cursor.getBytes(StandardCharsets.UTF_8), Map.of());
+      return Future.succeededFuture();
+    });
+  }
+
+  /** Forgets answers corrected more than {@link #CORRECTED_KEEP_MS} ago, at most {@code slice}; how many. */
+  Future<Integer> prune(long nowMs, int slice) {
+    return tables.transact(x -> x.range(CORRECTED, "at", Double.NEGATIVE_INFINITY, nowMs - CORRECTED_KEEP_MS, 0, slice).map(old -> {
+      old.forEach(s -> x.delete(CORRECTED, s.key()));
+      return old.size();
+    }));
+  }
+
+  /** Imports an outbox entry as another layout stored it (migration), with its number. */
+  Future<Void> importEntry(long seq, JsonObject correction, long nowMs) {
+    return tables.transact(x -> x.lastSeq(OUTBOX).map(last -> {
+      if (seq > last) {
+        x.append(OUTBOX, seq, correction.toBuffer().getBytes());
+      }
+      String id = correction.getString("correction_id");
+      if (id != null) {
+        x.put(CORRECTED, id, Long.toString(seq).getBytes(StandardCharsets.US_ASCII), Map.of("at", (double) nowMs));
+      }
+      return null;
+    }));
+  }
+}

@@ -1,0 +1,129 @@
+package dev.georesolver.state.rules;
+
+import dev.georesolver.bus.BatchJob;
+
+import java.util.List;
+
+/**
+ * Every decision about a batch job's state and figures, for every backend. Pure and thread-safe.
+ *
+ * <ul>
+ *   <li><b>States</b>: {@code loading} (rows being stored) → {@code queued} when sealed with rows left
+ *       to resolve, or {@code done} when none is left → {@code running} when a worker first takes a
+ *       slice → {@code done} once every row has a result; {@code cancelled} from any state that has
+ *       not ended.
+ *   <li><b>Counts</b>: a row's first result counts once, by its status ({@link #tally}); a second
+ *       result for a row is ignored (a slice taken over after its lease ended never counts a row
+ *       twice).
+ *   <li><b>Slices</b> of {@code slice_rows} rows are leased: a slice with rows left whose lease ended
+ *       is claimable ({@link #claimable}); only its holder renews it while the job is open.
+ * </ul>
+ */
+public final class BatchRules {
+
+  private BatchRules() {}
+
+  /** The counters a set of first results moves. */
+  public record Tally(long done, long resolved, long refused, long invalid, long failed) {
+    public static final Tally NONE = new Tally(0, 0, 0, 0, 0);
+
+    /** This and {@code o} together. */
+    public Tally plus(Tally o) {
+      return new Tally(done + o.done, resolved + o.resolved, refused + o.refused, invalid + o.invalid, failed + o.failed);
+    }
+  }
+
+  /** The counts of first results with these statuses ({@code resolved}, {@code refused}, {@code invalid}; anything else failed). */
+  public static Tally tally(List<String> statuses) {
+    long resolved = 0;
+    long refused = 0;
+    long invalid = 0;
+    long failed = 0;
+    for (String s : statuses) {
+      switch (s == null ? "" : s) {
+        case "resolved" -> resolved++;
+        case "refused" -> refused++;
+        case "invalid" -> invalid++;
+        default -> failed++;
+      }
+    }
+    return new Tally(statuses.size(), resolved, refused, invalid, failed);
+  }
+
+  /** Rows a job of {@code total} rows is cut into slices of. */
+  public static long slices(long total, int sliceRows) {
+    return (total + sliceRows - 1) / sliceRows;
+  }
+
+  /** The job after rows with results were stored while loading (invalid rows have theirs at once). */
+  public static BatchJob loaded(BatchJob j, Tally t) {
+    return counted(j, t, j.state(), j.finishedAtMs());
+  }
+
+  /** The job sealed with {@code total} rows: queued, or done when every row already has a result. */
+  public static BatchJob sealed(BatchJob j, long total, long nowMs) {
+    if (!BatchJob.LOADING.equals(j.state())) {
+      return j;
+    }
+    boolean nothingLeft = j.done() >= total;
+    return new BatchJob(j.id(), j.tenant(), j.idemKey(), nothingLeft ? BatchJob.DONE : BatchJob.QUEUED, j.spec(), total, j.done(),
+        j.resolved(), j.refused(), j.invalid(), j.failed(), j.createdAtMs(), j.startedAtMs(), nothingLeft ? nowMs : null);
+  }
+
+  /** The job once a worker took a slice: running, started now unless it started before. */
+  public static BatchJob started(BatchJob j, long nowMs) {
+    if (!BatchJob.QUEUED.equals(j.state())) {
+      return j;
+    }
+    return new BatchJob(j.id(), j.tenant(), j.idemKey(), BatchJob.RUNNING, j.spec(), j.total(), j.done(), j.resolved(), j.refused(),
+        j.invalid(), j.failed(), j.createdAtMs(), j.startedAtMs() == null ? nowMs : j.startedAtMs(), j.finishedAtMs());
+  }
+
+  /** The job after first results were recorded: done when every row has one and it was open. */
+  public static BatchJob recorded(BatchJob j, Tally t, long nowMs) {
+    boolean ends = j.open() && j.done() + t.done() >= j.total();
+    return counted(j, t, ends ? BatchJob.DONE : j.state(), ends ? Long.valueOf(nowMs) : j.finishedAtMs());
+  }
+
+  /** The job cancelled, unless it had ended. */
+  public static BatchJob cancelled(BatchJob j, long nowMs) {
+    if (j.finished()) {
+      return j;
+    }
+    return new BatchJob(j.id(), j.tenant(), j.idemKey(), BatchJob.CANCELLED, j.spec(), j.total(), j.done(), j.resolved(), j.refused(),
+        j.invalid(), j.failed(), j.createdAtMs(), j.startedAtMs(), nowMs);
+  }
+
+  private static BatchJob counted(BatchJob j, Tally t, String state, Long finishedAtMs) {
+    return new BatchJob(j.id(), j.tenant(), j.idemKey(), state, j.spec(), j.total(), j.done() + t.done(), j.resolved() + t.resolved(),
+        j.refused() + t.refused(), j.invalid() + t.invalid(), j.failed() + t.failed(), j.createdAtMs(), j.startedAtMs(),
+        finishedAtMs);
+  }
+
+  /**
+   * A slice's lease as stored.
+   *
+   * @param owner who holds it, or null
+   * @param leaseUntilMs when its lease ends (epoch ms; 0 for a free slice)
+   * @param done whether every row of it has a result
+   */
+  public record Slice(String owner, long leaseUntilMs, boolean done) {
+    /** A free slice. */
+    public static final Slice FREE = new Slice(null, 0, false);
+  }
+
+  /** Whether a slice may be leased at {@code nowMs}: rows left and no lease running. */
+  public static boolean claimable(Slice s, long nowMs) {
+    return !s.done() && s.leaseUntilMs() < nowMs;
+  }
+
+  /** The slice leased by {@code owner}. */
+  public static Slice lease(String owner, long leaseMs, long nowMs) {
+    return new Slice(owner, nowMs + leaseMs, false);
+  }
+
+  /** Whether {@code owner} may renew the slice of a job in {@code jobState}. */
+  public static boolean renewable(Slice s, String owner, BatchJob job) {
+    return job != null && job.open() && s != null && !s.done() && owner != null && owner.equals(s.owner());
+  }
+}

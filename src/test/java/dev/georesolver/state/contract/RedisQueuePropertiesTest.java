@@ -1,0 +1,50 @@
+package dev.georesolver.state.contract;
+
+import dev.georesolver.metrics.Metrics;
+import dev.georesolver.redis.GuardedRedis;
+import dev.georesolver.state.TablesStore;
+import dev.georesolver.state.redis.RedisTables;
+import dev.georesolver.state.redis.SharedCacheCorrection;
+import dev.georesolver.support.FakeClock;
+import dev.georesolver.support.OnContext;
+import dev.georesolver.support.RedisServer;
+import io.vertx.core.ThreadingModel;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+
+/** The queue's properties on one real Redis server. */
+class RedisQueuePropertiesTest extends QueuePropertiesContract {
+
+  private static RedisServer server;
+  private static OnContext loop;
+
+  @BeforeAll
+  static void start() {
+    server = RedisServer.start();
+    loop = OnContext.start(ThreadingModel.EVENT_LOOP);
+  }
+
+  @AfterAll
+  static void stop() {
+    loop.close();
+    server.close();
+  }
+
+  protected String url() {
+    return server.url();
+  }
+
+  @Override
+  protected OnContext context() {
+    return loop;
+  }
+
+  @Override
+  protected TablesStore open(OnContext on, FakeClock clock, String namespace) {
+    return on.await(() -> {
+      GuardedRedis redis = new GuardedRedis(on.vertx(), "state", url(), 2000, new Metrics());
+      RedisTables t = new RedisTables(redis, "geo:" + namespace + ":");
+      return t.start().map(v -> TablesStore.over(t, clock, false, new SharedCacheCorrection(redis, t.keys(), clock), 86_400));
+    });
+  }
+}
