@@ -1,7 +1,6 @@
 package dev.georesolver.shadow;
 
 import org.HdrHistogram.Histogram;
-import org.HdrHistogram.HistogramIterationValue;
 
 import java.math.BigDecimal;
 import java.math.MathContext;
@@ -278,17 +277,28 @@ public final class PairStats {
   }
 
   private static void writeHistogram(Codec.Writer w, Histogram h) {
+    // Walks the buckets up to the largest value recorded, each named by its top value.
+    long max = h.getMaxValue();
+    long total = h.getTotalCount();
     int n = 0;
-    for (HistogramIterationValue ignored : h.recordedValues()) {
-      n++;
+    for (long v = 0, seen = 0; seen < total && v <= max; v = h.nextNonEquivalentValue(v)) {
+      long c = h.getCountAtValue(v);
+      if (c > 0) {
+        n++;
+        seen += c;
+      }
     }
     w.varlong(n);
     long prev = -1;
-    for (HistogramIterationValue v : h.recordedValues()) {
-      long value = v.getValueIteratedTo();
-      w.varlong(value - prev - 1);
-      w.varlong(v.getCountAtValueIteratedTo());
-      prev = value;
+    for (long v = 0, seen = 0; seen < total && v <= max; v = h.nextNonEquivalentValue(v)) {
+      long c = h.getCountAtValue(v);
+      if (c > 0) {
+        long top = h.highestEquivalentValue(v);
+        w.varlong(top - prev - 1);
+        w.varlong(c);
+        prev = top;
+        seen += c;
+      }
     }
   }
 
