@@ -13,8 +13,9 @@ final class Figures {
   }
 
   /**
-   * A share as a percentage: whole percent ("96 %"), with one decimal where whole percent would
-   * read as all or none when it is not ("99.6 %", "0.3 %"), and "&gt;99.9 %" / "&lt;0.1 %" beyond.
+   * A share as a percentage: whole percent ("96 %"); one decimal below 10 % ("1.9 %", "0.3 %"),
+   * where a whole percent would lose most of the figure, and from 99.5 % ("99.6 %"), where it would
+   * read as all; "&gt;99.9 %" / "&lt;0.1 %" beyond.
    */
   static String percent(double share) {
     if (share >= 1) {
@@ -30,14 +31,17 @@ final class Figures {
     if (pct < 0.05) {
       return "<0.1 %";
     }
-    if (pct >= 99.5 || pct < 0.5) {
+    if (pct >= 99.5 || pct < 9.95) {
       return String.format(Locale.ROOT, "%.1f %%", pct);
     }
     return String.format(Locale.ROOT, "%.0f %%", pct);
   }
 
-  /** Metres: "3.2 m", "120 m", "1.2 km", "12 km". */
+  /** Metres: "3.2 m", "120 m", "1 km", "1.2 km", "12 km". */
   static String metres(double m) {
+    if (m >= 1000 && m < 10_000 && m % 1000 == 0) {
+      return String.format(Locale.ROOT, "%.0f km", m / 1000);
+    }
     if (m < 10) {
       return String.format(Locale.ROOT, "%.1f m", m);
     }

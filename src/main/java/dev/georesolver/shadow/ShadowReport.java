@@ -18,6 +18,7 @@ import java.util.List;
  *       Wilson interval of the share, and says the samples are few.
  *   <li>When a rung found something for fewer than half the samples, the sentence starts with that,
  *       since the distances then describe only the few it found.
+ *   <li>When fewer than half lie within 250 m, it gives the median distance too.
  *   <li>Without samples, or without any both found, it says so and gives no distance.
  * </ul>
  */
@@ -103,7 +104,7 @@ public final class ShadowReport {
     long within = p.within().m250();
     long both = p.bothFound();
     if (rare != null) {
-      s.append(rare).append("; where both found, ").append(shadow).append(" lands within 250 m of ").append(served).append(" for ");
+      s.append(rare).append("; where both found, it lands within 250 m of ").append(served).append(" for ");
     } else {
       s.append(shadow).append(" lands within 250 m of ").append(served).append(" for ");
     }
@@ -114,6 +115,9 @@ public final class ShadowReport {
           .append("–").append(Figures.percent(ci.high())).append(" at 95 % confidence; few samples)");
     } else {
       s.append(Figures.percent((double) within / both)).append(" of ").append(of);
+    }
+    if (2 * within < both) {
+      s.append(", a median ").append(Figures.metres(p.distanceM().p50())).append(" away");
     }
     s.append(", at ").append(Figures.ratio(p.latencyRatio())).append(" its latency");
     if (rare == null && (p.servedOnly() > 0 || p.shadowOnly() > 0)) {
