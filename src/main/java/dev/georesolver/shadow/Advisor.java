@@ -285,8 +285,8 @@ public final class Advisor {
           : String.format(Locale.ROOT, "%s of %s both found within 250 m (95 %% interval %s–%s)",
               Figures.percent((double) within / bothFound), Figures.count(bothFound), Figures.percent(agreement.low()),
               Figures.percent(agreement.high()));
-      return Figures.count(samples) + " samples: " + share + "; only " + upper.name() + " found "
-          + Figures.count(upperOnly) + ", only " + lower.name() + " found " + Figures.count(lowerOnly) + "; "
+      return Figures.count(samples) + " samples: " + share + "; found by " + upper.name() + " alone: "
+          + Figures.count(upperOnly) + ", by " + lower.name() + " alone: " + Figures.count(lowerOnly) + "; "
           + lower.name() + " at " + Figures.ratio(latencyRatio) + " the latency of " + upper.name() + "; claims "
           + upper.claim().wire() + " and " + lower.claim().wire() + ".";
     }

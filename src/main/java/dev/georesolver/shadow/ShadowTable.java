@@ -149,7 +149,8 @@ public final class ShadowTable {
    * Reads {@link #encode()}'s form back.
    *
    * @throws ShadowFormatException naming the problem, for anything that is not a whole, consistent
-   *     table of this version: at most 16 MiB read, {@link #MAX_PAIRS} pairs, each pair once
+   *     table of this version: at most 16 MiB read, {@link #MAX_PAIRS} pairs, each pair once (so at
+   *     most about 40 MB allocated, however the input is made)
    */
   public static ShadowTable decode(byte[] bytes) {
     Codec.Reader r = PairStats.open(bytes, MAX_ENCODED_BYTES, KIND, "shadow table");

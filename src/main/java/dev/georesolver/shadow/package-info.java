@@ -16,8 +16,9 @@
  *   <li>{@link dev.georesolver.shadow.ShadowReport} (the report's tables and sentences) and
  *       {@link dev.georesolver.shadow.Advisor} (a proposed {@code routing.tiers} reorder as a diff,
  *       with its evidence and the rule that decides it).
- *   <li>{@link dev.georesolver.shadow.Sampler} (whether to sample) and
- *       {@link dev.georesolver.shadow.ShadowCeilings} (shadow calls per second per tier).
+ *   <li>{@link dev.georesolver.shadow.Sampler} (whether to sample),
+ *       {@link dev.georesolver.shadow.ShadowCeilings} (shadow calls per second per tier) and
+ *       {@link dev.georesolver.shadow.DriftCheck} (when a cached answer is re-asked, and when it moved).
  * </ul>
  *
  * <p>Privacy: only a sample holds points and labels, and it is folded into counts and histograms
