@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The text of {@code georesolver shadow report}: per pair a small table and one plain sentence,
@@ -33,10 +34,10 @@ public final class ShadowReport {
   public static String text(Collection<PairSummary> pairs) {
     List<PairSummary> sorted = new ArrayList<>(pairs);
     sorted.sort((a, b) -> a.key().compareTo(b.key()));
-    StringBuilder out = new StringBuilder();
     if (sorted.isEmpty()) {
       return "No shadow samples yet (is shadow sampling on? the manifest's shadow.sample_rate).\n";
     }
+    StringBuilder out = new StringBuilder();
     long total = sorted.stream().mapToLong(PairSummary::samples).sum();
     out.append("Shadow samples: ").append(Figures.count(total)).append(" over ").append(sorted.size())
         .append(sorted.size() == 1 ? " pair" : " pairs").append(".\n");
@@ -72,7 +73,7 @@ public final class ShadowReport {
           + Figures.millis(p.latencyMs().shadowP50()) + " · ratio " + Figures.ratio(p.latencyRatio()));
     }
     if (p.labelSimilarity() != null) {
-      line(t, "label similarity", String.format(java.util.Locale.ROOT, "%.2f", p.labelSimilarity())
+      line(t, "label similarity", String.format(Locale.ROOT, "%.2f", p.labelSimilarity())
           + " (mean of " + Figures.count(p.labelSamples()) + ")");
     }
     return t.toString();
