@@ -25,7 +25,8 @@ class ArchitectureTest {
   /** The packages that hold pure logic: unit-tested without Vert.x, so they may not import it. */
   static final String[] PURE = {
       "dev.georesolver.geo..", "dev.georesolver.deadline..", "dev.georesolver.normalize..", "dev.georesolver.crs..",
-      "dev.georesolver.state.rules..", "dev.georesolver.gazetteer..", "dev.georesolver.ladder..", "dev.georesolver.tenant.."};
+      "dev.georesolver.state.rules..", "dev.georesolver.gazetteer..", "dev.georesolver.ladder..", "dev.georesolver.tenant..",
+      "dev.georesolver.shadow.."};
 
   /** Packages holding verticles or HTTP handlers: the durable state sits below all of them. */
   static final String[] ABOVE_STATE = {

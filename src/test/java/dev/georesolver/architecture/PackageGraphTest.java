@@ -55,6 +55,7 @@ class PackageGraphTest {
       entry("tenant", Set.of("config", "deadline")),
       entry("state", Set.of("bus", "config", "crs", "geo", "metrics", "normalize", "redis")),
       entry("gazetteer", Set.of("geo")),
+      entry("shadow", Set.of("deadline", "geo", "normalize", "tenant")),
       entry("batch", Set.of("bus", "geo")),
       entry("cache", Set.of("bus", "config", "geo", "metrics", "normalize", "redis")),
       entry("tier", Set.of("bus", "config", "crs", "deadline", "gazetteer", "geo", "metrics", "normalize", "provider", "trace")),
