@@ -34,6 +34,8 @@ import java.io.UncheckedIOException;
  * @param reason a refusal's reason code ({@code not_found}, {@code budget_exhausted},
  *     {@code not_found_where_asked}, {@code no_rung_available}), or null
  * @param idempotencyKey the request's key (hex), or null
+ * @param resolvedAtMs when the answer was produced (epoch milliseconds; a replay keeps the time of
+ *     the answer it replays), or 0 when unknown
  */
 public record Answer(
     boolean resolved,
@@ -48,7 +50,8 @@ public record Answer(
     boolean degraded,
     String notice,
     String reason,
-    String idempotencyKey) {
+    String idempotencyKey,
+    long resolvedAtMs) {
 
   /** The refusal reason that means every rung asked answered and found nothing. */
   public static final String NOT_FOUND = "not_found";
@@ -63,7 +66,7 @@ public record Answer(
   /** The answer of a result fresh from a walk. */
   public static Answer of(ResolveResult r) {
     return new Answer(r.resolved(), r.direction(), r.lon(), r.lat(), r.label(), r.precision(), r.resolutionSource(),
-        r.claim(), r.confidence(), r.degraded(), r.notice(), r.reason(), r.idempotencyKey());
+        r.claim(), r.confidence(), r.degraded(), r.notice(), r.reason(), r.idempotencyKey(), r.resolvedAtMs());
   }
 
   /** The answer of a stored one (a replay, a coalesced delivery): read from its encoded stable JSON. */
@@ -86,6 +89,7 @@ public record Answer(
     String notice = null;
     String reason = null;
     String key = null;
+    long resolvedAt = 0;
     try (JsonParser p = JSON.createParser(json.getBytes())) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         throw new IllegalArgumentException("result JSON is not an object");
@@ -111,6 +115,7 @@ public record Answer(
           case "notice" -> notice = p.getText();
           case "reason" -> reason = p.getText();
           case "idempotency_key" -> key = p.getText();
+          case "resolved_at_ms" -> resolvedAt = p.getLongValue();
           default -> { }
         }
       }
@@ -118,6 +123,6 @@ public record Answer(
       throw new UncheckedIOException("unreadable result JSON", e);
     }
     return new Answer(resolved, direction, lon, lat, label, precision, source, claim, confidence, degraded, notice,
-        reason, key);
+        reason, key, resolvedAt);
   }
 }

@@ -19,10 +19,12 @@ import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.net.HostAndPort;
 import io.vertx.ext.web.RoutingContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Clock;
 import java.util.List;
 
 /**
@@ -31,8 +33,9 @@ import java.util.List;
  * {@link Addresses#REVERSE} with the budget in {@link Addresses#DEADLINE_HEADER}, the trace id and
  * the admitted tenant in {@link Addresses#TENANT_HEADER} → the dialect's answer. Knows nothing of tiers.
  *
- * <p>Every answer, whatever its status, carries {@code Content-Type: application/json;
- * charset=utf-8}, {@code Access-Control-Allow-Origin: *} (browser widgets call these endpoints
+ * <p>Every answer, whatever its status, carries its dialect's {@code Content-Type}
+ * ({@code application/json; charset=utf-8}, or {@code text/xml; charset=utf-8} for Nominatim's
+ * {@code format=xml}), {@code Access-Control-Allow-Origin: *} (browser widgets call these endpoints
  * from any page), the exposed {@code X-Georesolver-Claim}, {@code -Source}, {@code -Degraded} and
  * {@code -Notice} headers ({@code none} / {@code false} when nothing answered; the notice made
  * header-safe by {@link HeaderText}) and {@code X-Trace-Id}.
@@ -55,6 +58,11 @@ public final class CompatHandler<O> implements Handler<RoutingContext> {
 
     Outcome invalid(List<FieldProblem> problems);
 
+    /** The outcome the client is to see (the body and the headers follow it); by default the outcome itself. */
+    default Outcome present(Outcome outcome, Direction direction, O options) {
+      return outcome;
+    }
+
     Rendered render(Outcome outcome, Direction direction, O options);
   }
 
@@ -76,12 +84,12 @@ public final class CompatHandler<O> implements Handler<RoutingContext> {
 
   /** Nominatim {@code /search}. */
   public static CompatHandler<NominatimRequests.Options> nominatimSearch(EventBus bus, RequestValidator v, Gate gate, long graceMs) {
-    return new CompatHandler<>(bus, v, gate, nominatim(true), graceMs);
+    return new CompatHandler<>(bus, v, gate, nominatim(true, Clock.systemUTC()), graceMs);
   }
 
   /** Nominatim {@code /reverse}. */
   public static CompatHandler<NominatimRequests.Options> nominatimReverse(EventBus bus, RequestValidator v, Gate gate, long graceMs) {
-    return new CompatHandler<>(bus, v, gate, nominatim(false), graceMs);
+    return new CompatHandler<>(bus, v, gate, nominatim(false, Clock.systemUTC()), graceMs);
   }
 
   /** Google {@code /maps/api/geocode/json}. */
@@ -109,7 +117,8 @@ public final class CompatHandler<O> implements Handler<RoutingContext> {
     }, graceMs);
   }
 
-  private static Dialect<NominatimRequests.Options> nominatim(boolean search) {
+  /** Nominatim's dialect; {@code clock} times an XML answer that carries no resolved answer. */
+  private static Dialect<NominatimRequests.Options> nominatim(boolean search, Clock clock) {
     return new Dialect<>() {
       @Override
       public Credentials credentials(HttpServerRequest req, Params params) {
@@ -119,7 +128,12 @@ public final class CompatHandler<O> implements Handler<RoutingContext> {
       @Override
       public Translation<NominatimRequests.Options> translate(Params params, HttpServerRequest req) {
         String header = req.getHeader("Accept-Language");
-        return search ? NominatimRequests.search(params, header) : NominatimRequests.reverse(params, header);
+        if (!search) {
+          return NominatimRequests.reverse(params, header);
+        }
+        HostAndPort authority = req.authority();
+        String base = authority == null ? "" : NominatimRequests.baseUrl(req.scheme(), authority.host(), authority.port());
+        return NominatimRequests.search(params, header, base);
       }
 
       @Override
@@ -128,8 +142,13 @@ public final class CompatHandler<O> implements Handler<RoutingContext> {
       }
 
       @Override
+      public Outcome present(Outcome outcome, Direction direction, NominatimRequests.Options options) {
+        return NominatimShapes.present(outcome, direction, options);
+      }
+
+      @Override
       public Rendered render(Outcome outcome, Direction direction, NominatimRequests.Options options) {
-        return NominatimShapes.render(outcome, direction, options);
+        return NominatimShapes.render(outcome, direction, options, clock);
       }
     };
   }
@@ -156,7 +175,8 @@ public final class CompatHandler<O> implements Handler<RoutingContext> {
   }
 
   private ReplayRenderings.Reply reply(Outcome o, Translation<O> t) {
-    return new ReplayRenderings.Reply(o, dialect.render(o, t.direction(), t.options()));
+    Outcome shown = dialect.present(o, t.direction(), t.options());
+    return new ReplayRenderings.Reply(shown, dialect.render(shown, t.direction(), t.options()));
   }
 
   /** A fresh answer is rendered; a stored one (a replay, a coalesced delivery) is rendered once. */

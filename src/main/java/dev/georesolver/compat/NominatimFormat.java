@@ -7,6 +7,11 @@ import java.util.stream.Collectors;
 
 /** The Nominatim output formats served ({@code format=}). */
 public enum NominatimFormat {
+  /**
+   * {@code searchresults} / {@code reversegeocode} documents, Nominatim's default for reverse
+   * (listed first, as in Nominatim's error message).
+   */
+  XML("xml"),
   /** The array of places with {@code class}. */
   JSON("json"),
   /** As json, with {@code category} instead of {@code class}; Nominatim's default for search. */

@@ -5,6 +5,7 @@ import dev.georesolver.geo.Direction;
 import io.vertx.core.buffer.Buffer;
 
 import java.io.IOException;
+import java.time.Clock;
 import java.util.Map;
 
 /**
@@ -21,13 +22,19 @@ import java.util.Map;
  *       {@code address} ({@code {}}: the chain's answer carries no address parts) with
  *       {@code addressdetails}. No OSM id: the place need not be an OSM object.
  *   <li>geojson / geocodejson: FeatureCollections as Nominatim writes them.
- *   <li>No result: search {@code []} (or an empty FeatureCollection), reverse
- *       {@code {"error":"Unable to geocode"}}, both HTTP 200.
- *   <li>Errors: {@code {"error":{"code":N,"message":"…"}}} with status N: 400 bad input, 401 (with
- *       {@code WWW-Authenticate}) / 403 refused credentials, 429 (with {@code Retry-After}) rate
- *       limit, 503 rungs failed or misconfigured, 504 the router did not answer in time, 500 router
- *       error.
+ *   <li>xml: Nominatim's {@code searchresults} / {@code reversegeocode} documents
+ *       ({@link NominatimXml}), {@code text/xml; charset=utf-8}.
+ *   <li>No result: search {@code []} (an empty FeatureCollection, an empty {@code searchresults}),
+ *       reverse {@code {"error":"Unable to geocode"}} ({@code <error>Unable to geocode</error>} in
+ *       XML), all HTTP 200. A search whose place is in {@code exclude_place_ids} has no result.
+ *   <li>Errors: {@code {"error":{"code":N,"message":"…"}}} (in XML
+ *       {@code <error><code>N</code><message>…</message></error>}) with status N: 400 bad input,
+ *       401 (with {@code WWW-Authenticate}) / 403 refused credentials, 429 (with
+ *       {@code Retry-After}) rate limit, 503 rungs failed or misconfigured, 504 the router did not
+ *       answer in time, 500 router error.
  * </ul>
+ *
+ * <p>The address of {@code addressdetails} comes from {@link #address(Answer)} in every format.
  */
 public final class NominatimShapes {
 
@@ -36,33 +43,73 @@ public final class NominatimShapes {
 
   private NominatimShapes() {}
 
-  /** The answer for {@code outcome} of a search ({@code FORWARD}) or reverse lookup. */
+  /** The answer for {@code outcome} of a search ({@code FORWARD}) or reverse lookup, timed by the system clock. */
   public static Rendered render(Outcome outcome, Direction direction, NominatimRequests.Options o) {
+    return render(outcome, direction, o, Clock.systemUTC());
+  }
+
+  /**
+   * The answer for {@code outcome} of a search ({@code FORWARD}) or reverse lookup.
+   *
+   * @param clock the time an XML root states when the outcome carries no answer or its time is
+   *     unknown (an answer states when it was resolved, so a stored answer renders the same every
+   *     time)
+   */
+  public static Rendered render(Outcome outcome, Direction direction, NominatimRequests.Options o, Clock clock) {
     boolean reverse = direction == Direction.REVERSE;
-    if (outcome instanceof Outcome.Found f) {
-      return Rendered.json(200, found(f.answer(), reverse, o));
+    boolean xml = o.format() == NominatimFormat.XML;
+    Outcome shown = present(outcome, direction, o);
+    if (shown instanceof Outcome.Found f) {
+      return xml ? NominatimXml.found(f.answer(), reverse, o, clock) : Rendered.json(200, found(f.answer(), reverse, o));
     }
-    if (outcome instanceof Outcome.NotFound) {
+    if (shown instanceof Outcome.NotFound n) {
+      if (xml) {
+        return NominatimXml.nothing(n.answer(), reverse, o, clock);
+      }
       return Rendered.json(200, reverse ? UNABLE : nothing(o));
     }
-    if (outcome instanceof Outcome.Invalid i) {
-      return error(400, i.message(), Map.of());
+    if (shown instanceof Outcome.Invalid i) {
+      return error(400, i.message(), Map.of(), o.format());
     }
-    if (outcome instanceof Outcome.Denied d) {
+    if (shown instanceof Outcome.Denied d) {
       return error(d.status(), d.message(), d.status() == 401
-          ? Map.of("WWW-Authenticate", "Bearer realm=\"georesolver\"") : Map.of());
+          ? Map.of("WWW-Authenticate", "Bearer realm=\"georesolver\"") : Map.of(), o.format());
     }
-    if (outcome instanceof Outcome.RateLimited r) {
-      return error(429, r.message(), Map.of("Retry-After", Long.toString(r.retryAfterS())));
+    if (shown instanceof Outcome.RateLimited r) {
+      return error(429, r.message(), Map.of("Retry-After", Long.toString(r.retryAfterS())), o.format());
     }
-    if (outcome instanceof Outcome.Unavailable u) {
-      return error(u.status(), u.message(), Map.of());
+    if (shown instanceof Outcome.Unavailable u) {
+      return error(u.status(), u.message(), Map.of(), o.format());
     }
-    return error(500, ((Outcome.Failed) outcome).message(), Map.of());
+    return error(500, ((Outcome.Failed) shown).message(), Map.of(), o.format());
+  }
+
+  /**
+   * The outcome as the client is to see it: a search's place whose id is in
+   * {@code exclude_place_ids} is no result (its refusal says so in the notice), every other
+   * outcome as it is. The handler takes the headers from this outcome, so they agree with the body.
+   */
+  public static Outcome present(Outcome outcome, Direction direction, NominatimRequests.Options o) {
+    if (direction == Direction.FORWARD && outcome instanceof Outcome.Found f && !o.excluded().isEmpty()
+        && o.excluded().contains(placeId(f.answer()))) {
+      Answer a = f.answer();
+      return new Outcome.NotFound(new Answer(false, a.direction(), null, null, null, null, null, null, null, false,
+          "The place found is excluded by exclude_place_ids; nothing else was found.", Answer.NOT_FOUND,
+          a.idempotencyKey(), a.resolvedAtMs()));
+    }
+    return outcome;
   }
 
   /** Nominatim's error JSON with its status. */
   public static Rendered error(int status, String message, Map<String, String> headers) {
+    return error(status, message, headers, NominatimFormat.JSON);
+  }
+
+  /** Nominatim's error with its status: XML for {@code format=xml}, else JSON. */
+  public static Rendered error(int status, String message, Map<String, String> headers, NominatimFormat format) {
+    if (format == NominatimFormat.XML) {
+      return NominatimXml.error(status, message, headers);
+    }
     Buffer body = JsonWriting.json(g -> {
       g.writeStartObject();
       g.writeObjectFieldStart("error");
@@ -74,10 +121,22 @@ public final class NominatimShapes {
     return new Rendered(status, Rendered.JSON, body, headers);
   }
 
+  /**
+   * The place's address as Nominatim labels it ({@code road}, {@code city}, {@code postcode},
+   * {@code country}, {@code country_code}…), in order: what {@code address} holds in the JSON
+   * formats and the children of a place ({@code addressparts} in reverse) in XML. Empty: the
+   * chain's answer carries no address components yet; when it does, this is the one place that
+   * maps them, for every format.
+   */
+  static Map<String, String> address(Answer a) {
+    return Map.of();
+  }
+
   private static Buffer nothing(NominatimRequests.Options o) {
     return switch (o.format()) {
       case JSON, JSONV2 -> EMPTY_ARRAY;
       case GEOJSON, GEOCODEJSON -> collection(null, o);
+      case XML -> throw new IllegalArgumentException("XML is written by NominatimXml");
     };
   }
 
@@ -93,6 +152,7 @@ public final class NominatimShapes {
         }
       });
       case GEOJSON, GEOCODEJSON -> collection(a, o);
+      case XML -> throw new IllegalArgumentException("XML is written by NominatimXml");
     };
   }
 
@@ -126,6 +186,9 @@ public final class NominatimShapes {
     g.writeStringField("display_name", displayName(a, o));
     if (o.addressDetails()) {
       g.writeObjectFieldStart("address");
+      for (Map.Entry<String, String> part : address(a).entrySet()) {
+        g.writeStringField(part.getKey(), part.getValue());
+      }
       g.writeEndObject();
     }
   }

@@ -8,7 +8,7 @@
  * is the very {@link dev.georesolver.bus.ResolveRequest} a {@code /v1} request would be, with the
  * same idempotency key), and the chain's {@link dev.georesolver.bus.ResolveResult} becomes an
  * {@link dev.georesolver.compat.Answer}, then an {@link dev.georesolver.compat.Outcome}, then the
- * dialect's own JSON ({@link dev.georesolver.compat.NominatimShapes},
+ * dialect's own JSON or XML ({@link dev.georesolver.compat.NominatimShapes},
  * {@link dev.georesolver.compat.GoogleShapes}). {@link dev.georesolver.compat.CompatHandler} is the
  * only part that touches Vert.x: it sends on the bus exactly as {@code /v1} does. Who may ask is
  * decided by a {@link dev.georesolver.compat.Gate}.

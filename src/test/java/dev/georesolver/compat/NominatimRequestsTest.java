@@ -82,18 +82,84 @@ class NominatimRequestsTest {
   }
 
   @ParameterizedTest
-  @CsvSource({"json,JSON", "jsonv2,JSONV2", "JSONv2,JSONV2", "geojson,GEOJSON", "geocodejson,GEOCODEJSON"})
-  @DisplayName("format chooses the output; search defaults to jsonv2 like Nominatim")
+  @CsvSource({"xml,XML", "XML,XML", "json,JSON", "jsonv2,JSONV2", "JSONv2,JSONV2", "geojson,GEOJSON", "geocodejson,GEOCODEJSON"})
+  @DisplayName("format chooses the output; search defaults to jsonv2 and reverse to xml, like Nominatim")
   void formats(String value, NominatimFormat expected) {
     assertThat(search("q", "x", "format", value).options().format()).isEqualTo(expected);
+    assertThat(NominatimRequests.reverse(params("lat", "1", "lon", "2", "format", value), null).options().format())
+        .isEqualTo(expected);
     assertThat(search("q", "x").options().format()).isEqualTo(NominatimFormat.JSONV2);
+    assertThat(NominatimRequests.reverse(params("lat", "1", "lon", "2"), null).options().format()).isEqualTo(NominatimFormat.XML);
   }
 
   @Test
-  @DisplayName("an unserved format is a 400 listing the served ones")
+  @DisplayName("an unserved format is a 400 listing the served ones in Nominatim's order, in JSON (the format asked for is unknown)")
   void badFormat() {
-    Outcome.Invalid i = (Outcome.Invalid) search("q", "x", "format", "html").early();
-    assertThat(i.message()).isEqualTo("Parameter 'format' must be one of: json, jsonv2, geojson, geocodejson.");
+    Translation<NominatimRequests.Options> t = search("q", "x", "format", "html");
+    Outcome.Invalid i = (Outcome.Invalid) t.early();
+    assertThat(i.message()).isEqualTo("Parameter 'format' must be one of: xml, json, jsonv2, geojson, geocodejson.");
+    assertThat(t.options().format()).isEqualTo(NominatimFormat.JSONV2);
+  }
+
+  @Test
+  @DisplayName("an error found after the format is read is written in that format")
+  void errorsKeepTheFormat() {
+    assertThat(search("q", "x", "format", "xml", "limit", "five").options().format()).isEqualTo(NominatimFormat.XML);
+    assertThat(search("q", "x", "city", "y", "format", "xml").options().format()).isEqualTo(NominatimFormat.XML);
+    assertThat(NominatimRequests.reverse(params("lon", "2", "format", "xml"), null).options().format()).isEqualTo(NominatimFormat.XML);
+    assertThat(NominatimRequests.reverse(params("lon", "2"), null).options().format()).as("reverse's default").isEqualTo(NominatimFormat.XML);
+  }
+
+  @Test
+  @DisplayName("xml search: the root repeats the question, the viewbox, and a more_url that is the same search with the same parameters")
+  void xmlSearchContext() {
+    Translation<NominatimRequests.Options> t = NominatimRequests.search(params("q", " Paris & Co ", "format", "xml", "limit", "3",
+        "addressdetails", "1", "countrycodes", "FR,de,x", "viewbox", "2.5,48.9,2.2,48.8", "bounded", "1", "polygon_geojson", "1",
+        "email", "a@b.c"), null, "https://geo.example");
+    NominatimRequests.XmlContext x = t.options().xml();
+    assertThat(x.querystring()).isEqualTo("Paris & Co");
+    assertThat(x.viewbox()).isEqualTo("2.2,48.8,2.5,48.9");
+    assertThat(x.moreUrl()).isEqualTo("https://geo.example/search?q=Paris+%26+Co&addressdetails=1&limit=3&countrycodes=fr%2Cde"
+        + "&viewbox=2.2%2C48.8%2C2.5%2C48.9&bounded=1");
+    NominatimRequests.XmlContext structured = NominatimRequests.search(params("street", "10 Downing St", "city", "London",
+        "countrycodes", "gb", "format", "xml"), null).options().xml();
+    assertThat(structured.querystring()).as("the parts as given, as Nominatim joins them").isEqualTo("10 Downing St, London");
+    assertThat(structured.moreUrl()).isEqualTo("/search?street=10+Downing+St&city=London&countrycodes=gb");
+    assertThat(search("q", "x", "format", "json").options().xml()).isEqualTo(NominatimRequests.XmlContext.NONE);
+  }
+
+  @Test
+  @DisplayName("xml reverse: the root's querystring is lat, lon, format and zoom as Nominatim writes it")
+  void xmlReverseContext() {
+    assertThat(NominatimRequests.reverse(params("lat", " 48.860 ", "lon", "2.35", "zoom", "18"), null).options().xml().querystring())
+        .isEqualTo("lat=48.86&lon=2.35&format=xml&zoom=18");
+    assertThat(NominatimRequests.reverse(params("lat", "-1", "lon", "2", "format", "xml"), null).options().xml().querystring())
+        .isEqualTo("lat=-1.0&lon=2.0&format=xml");
+  }
+
+  @Test
+  @DisplayName("exclude_place_ids: place ids in order without repeats; anything else in the list is skipped")
+  void excludePlaceIds() {
+    assertThat(search("q", "x", "exclude_place_ids", "12, 7,12,N34,,x,999999999999999999999").options().excluded())
+        .containsExactly(12L, 7L);
+    assertThat(search("q", "x").options().excluded()).isEmpty();
+  }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "http  | geo.example        | -1    | http://geo.example",
+      "https | geo.example        | 8443  | https://geo.example:8443",
+      "http  | 127.0.0.1          | 8080  | http://127.0.0.1:8080",
+      "http  | [::1]              | 8080  | http://[::1]:8080",
+      "http  | evil.example/x?y=1 | -1    | ''",
+      "http  | a b                | -1    | ''",
+      "http  | <x>&amp;           | -1    | ''",
+      "http  | -geo.example       | -1    | ''",
+      "ftp   | geo.example        | -1    | ''",
+      "http  | geo.example        | 70000 | ''"})
+  @DisplayName("more_url starts at the request's origin only when scheme and Host are well-formed, else it is relative")
+  void baseUrl(String scheme, String host, int port, String expected) {
+    assertThat(NominatimRequests.baseUrl(scheme, host, port)).isEqualTo(expected);
   }
 
   @Test

@@ -1,12 +1,18 @@
 package dev.georesolver.compat;
 
 import dev.georesolver.geo.Direction;
+import dev.georesolver.support.NominatimBodies;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -143,6 +149,125 @@ class NominatimShapesTest {
     assertThat(limited.headers()).containsEntry("Retry-After", "7");
     assertError(NominatimShapes.render(new Outcome.Unavailable(504, "late", null), Direction.FORWARD, o), 504);
     assertError(NominatimShapes.render(new Outcome.Failed("Router error."), Direction.FORWARD, o), 500);
+  }
+
+  // The contract every format keeps: the same place, the same "no result", the same errors.
+
+  private static NominatimBodies.Body read(Rendered r, String format, Direction d) {
+    assertThat(r.contentType()).isEqualTo(format.equals("xml") ? "text/xml; charset=utf-8" : Rendered.JSON);
+    return NominatimBodies.read(format, d == Direction.REVERSE, r.text());
+  }
+
+  private static NominatimRequests.Options opts(String format, boolean details) {
+    return opts(NominatimFormat.fromWire(format).orElseThrow(), details);
+  }
+
+  @ParameterizedTest
+  @MethodSource("dev.georesolver.support.NominatimBodies#formats")
+  @DisplayName("every format: one place with the answer's point, display name, kind, rank, importance and a box around the point")
+  void everyFormatFound(String format) {
+    for (Direction d : Direction.values()) {
+      Rendered r = NominatimShapes.render(found("exact", "rooftop"), d, opts(format, true));
+      assertThat(r.status()).isEqualTo(200);
+      NominatimBodies.Place p = read(r, format, d).places().get(0);
+      assertThat(read(r, format, d).places()).as(format + " " + d).hasSize(1);
+      assertThat(p.lat()).isEqualTo(51.5034);
+      assertThat(p.lon()).isEqualTo(-0.1276);
+      assertThat(p.displayName()).isEqualTo("10 Downing Street, London SW1A 2AA, UK");
+      assertThat(p.placeId()).isEqualTo(NominatimShapes.placeId(Results.answer(Results.resolved("exact", "rooftop", false))));
+      if (!(format.equals("xml") && d == Direction.REVERSE)) {
+        assertThat(p.osmClass()).isEqualTo("place");
+        assertThat(p.type()).isEqualTo("house");
+      }
+      if (!format.equals("geocodejson")) {
+        assertThat(p.placeRank()).isEqualTo(30);
+        assertThat(p.box()[0]).isLessThan(51.5034);
+        assertThat(p.box()[1]).isGreaterThan(51.5034);
+        assertThat(p.box()[2]).isLessThan(-0.1276);
+        assertThat(p.box()[3]).isGreaterThan(-0.1276);
+      }
+      if (!format.equals("geocodejson") && !(format.equals("xml") && d == Direction.REVERSE)) {
+        assertThat(p.importance()).isEqualTo(0.9);
+      }
+      assertThat(p.address()).as("addressdetails: the same (empty) address in every format").isEqualTo(Map.of());
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("dev.georesolver.support.NominatimBodies#formats")
+  @DisplayName("every format: without addressdetails there is no address container")
+  void everyFormatWithoutDetails(String format) {
+    Rendered search = NominatimShapes.render(found("exact", "rooftop"), Direction.FORWARD, opts(format, false));
+    Rendered reverse = NominatimShapes.render(found("exact", "rooftop"), Direction.REVERSE, opts(format, false));
+    if (!format.equals("xml")) {
+      assertThat(read(search, format, Direction.FORWARD).places().get(0).address()).isNull();
+    }
+    assertThat(read(reverse, format, Direction.REVERSE).places().get(0).address()).isNull();
+  }
+
+  @ParameterizedTest
+  @MethodSource("dev.georesolver.support.NominatimBodies#formats")
+  @DisplayName("every format: nothing found is an empty search and a reverse 'Unable to geocode', HTTP 200")
+  void everyFormatNoResult(String format) {
+    Outcome none = Outcome.of(Results.answer(Results.refused("not_found", "found nothing")));
+    Rendered s = NominatimShapes.render(none, Direction.FORWARD, opts(format, false));
+    assertThat(s.status()).isEqualTo(200);
+    NominatimBodies.Body sb = read(s, format, Direction.FORWARD);
+    assertThat(sb.places()).isEmpty();
+    assertThat(sb.unableToGeocode()).isFalse();
+    assertThat(sb.errorCode()).isNull();
+    Rendered r = NominatimShapes.render(none, Direction.REVERSE, opts(format, false));
+    assertThat(r.status()).isEqualTo(200);
+    NominatimBodies.Body rb = read(r, format, Direction.REVERSE);
+    assertThat(rb.places()).isEmpty();
+    assertThat(rb.unableToGeocode()).isTrue();
+  }
+
+  @ParameterizedTest
+  @MethodSource("dev.georesolver.support.NominatimBodies#formats")
+  @DisplayName("every format: each error outcome is Nominatim's error in that format with its status; 401 has WWW-Authenticate, 429 Retry-After")
+  void everyFormatErrors(String format) {
+    NominatimRequests.Options o = opts(format, false);
+    Map<Outcome, Integer> cases = new LinkedHashMap<>();
+    cases.put(new Outcome.Invalid("lat", "Parameter 'lat' missing."), 400);
+    cases.put(new Outcome.Denied(401, "A key is required."), 401);
+    cases.put(new Outcome.Denied(403, "Not allowed."), 403);
+    cases.put(new Outcome.RateLimited(7, "Too many requests."), 429);
+    cases.put(Outcome.of(Results.answer(Results.refused("budget_exhausted", "No rung could answer: primary failed (transient)."))), 503);
+    cases.put(new Outcome.Unavailable(504, "late", null), 504);
+    cases.put(new Outcome.Failed("Router error."), 500);
+    for (Map.Entry<Outcome, Integer> c : cases.entrySet()) {
+      for (Direction d : Direction.values()) {
+        Rendered r = NominatimShapes.render(c.getKey(), d, o);
+        assertThat(r.status()).isEqualTo(c.getValue());
+        NominatimBodies.Body b = read(r, format, d);
+        assertThat(b.errorCode()).as(format + " " + c.getKey()).isEqualTo(c.getValue());
+        assertThat(b.errorMessage()).isNotBlank();
+        assertThat(b.places()).isEmpty();
+      }
+    }
+    assertThat(NominatimShapes.render(new Outcome.Denied(401, "A key is required."), Direction.FORWARD, o).headers())
+        .containsKey("WWW-Authenticate");
+    assertThat(NominatimShapes.render(new Outcome.RateLimited(7, "x"), Direction.FORWARD, o).headers()).containsEntry("Retry-After", "7");
+    assertThat(read(NominatimShapes.render(new Outcome.Invalid("lat", "Parameter 'lat' missing."), Direction.REVERSE, o), format,
+        Direction.REVERSE).errorMessage()).isEqualTo("Parameter 'lat' missing.");
+  }
+
+  @ParameterizedTest
+  @MethodSource("dev.georesolver.support.NominatimBodies#formats")
+  @DisplayName("every format: a search whose place is in exclude_place_ids has no result, and the outcome says why")
+  void everyFormatExcluded(String format) {
+    Answer a = Results.answer(Results.resolved("exact", "rooftop", false));
+    NominatimRequests.Options o = new NominatimRequests.Options(NominatimFormat.fromWire(format).orElseThrow(), false, 10, "q",
+        List.of(1L, NominatimShapes.placeId(a)), NominatimRequests.XmlContext.NONE);
+    Outcome shown = NominatimShapes.present(new Outcome.Found(a), Direction.FORWARD, o);
+    assertThat(shown).isInstanceOf(Outcome.NotFound.class);
+    assertThat(((Outcome.NotFound) shown).answer().notice()).contains("exclude_place_ids");
+    assertThat(read(NominatimShapes.render(new Outcome.Found(a), Direction.FORWARD, o), format, Direction.FORWARD).places()).isEmpty();
+    assertThat(NominatimShapes.present(new Outcome.Found(a), Direction.REVERSE, o)).as("reverse has no exclusions")
+        .isInstanceOf(Outcome.Found.class);
+    NominatimRequests.Options other = new NominatimRequests.Options(o.format(), false, 10, "q", List.of(1L), NominatimRequests.XmlContext.NONE);
+    assertThat(read(NominatimShapes.render(new Outcome.Found(a), Direction.FORWARD, other), format, Direction.FORWARD).places()).hasSize(1);
   }
 
   private static void assertError(Rendered r, int status) {

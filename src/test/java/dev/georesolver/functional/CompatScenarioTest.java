@@ -1,5 +1,7 @@
 package dev.georesolver.functional;
 
+import dev.georesolver.support.FakeProvider;
+import dev.georesolver.support.NominatimBodies;
 import dev.georesolver.support.Stack;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -12,9 +14,14 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.w3c.dom.Element;
 
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -37,7 +44,11 @@ class CompatScenarioTest {
   }
 
   private static void assertCommonHeaders(HttpResponse<Buffer> r) {
-    assertThat(r.getHeader("Content-Type")).isEqualTo("application/json; charset=utf-8");
+    assertCommonHeaders(r, "json");
+  }
+
+  private static void assertCommonHeaders(HttpResponse<Buffer> r, String format) {
+    assertThat(r.getHeader("Content-Type")).isEqualTo(format.equals("xml") ? "text/xml; charset=utf-8" : "application/json; charset=utf-8");
     assertThat(r.getHeader("Access-Control-Allow-Origin")).isEqualTo("*");
     assertThat(r.getHeader("Access-Control-Expose-Headers")).contains("X-Georesolver-Claim", "X-Georesolver-Notice");
     assertThat(r.getHeader("X-Georesolver-Claim")).isNotNull();
@@ -132,7 +143,7 @@ class CompatScenarioTest {
     assertCommonHeaders(n);
     assertThat(n.bodyAsJsonObject()).isEqualTo(new JsonObject().put("error",
         new JsonObject().put("code", 400).put("message", "Parameter 'lat' missing.")));
-    assertThat(get("/reverse?lat=91&lon=0").bodyAsJsonObject().getJsonObject("error").getString("message"))
+    assertThat(get("/reverse?lat=91&lon=0&format=json").bodyAsJsonObject().getJsonObject("error").getString("message"))
         .isEqualTo("Parameter 'lat' must be a number in [-90, 90].");
     HttpResponse<Buffer> g = get("/maps/api/geocode/json?key=k");
     assertThat(g.statusCode()).isEqualTo(200);
@@ -150,6 +161,132 @@ class CompatScenarioTest {
     JsonObject fc = get("/reverse?lat=48.8631&lon=2.3889&format=geocodejson").bodyAsJsonObject();
     assertThat(fc.getJsonArray("features").getJsonObject(0).getJsonObject("properties").getJsonObject("geocoding")
         .getString("label")).isEqualTo("12 Avenue Gambetta, 75020 Paris, France");
+  }
+
+  private NominatimBodies.Body read(String format, boolean reverse, HttpResponse<Buffer> r) {
+    assertCommonHeaders(r, format);
+    return NominatimBodies.read(format, reverse, r.bodyAsString());
+  }
+
+  @ParameterizedTest
+  @MethodSource("dev.georesolver.support.NominatimBodies#formats")
+  @DisplayName("every Nominatim format over HTTP: the place, no result, the reverse miss, bad input and the outage, each in that format with the honesty headers")
+  void nominatimContract(String format) {
+    HttpResponse<Buffer> s = get("/search?q=10+Downing+St,+London&addressdetails=1&format=" + format);
+    assertThat(s.statusCode()).isEqualTo(200);
+    assertThat(s.getHeader("X-Georesolver-Claim")).isEqualTo("exact");
+    assertThat(s.getHeader("X-Georesolver-Source")).isEqualTo("commercial");
+    NominatimBodies.Body sb = read(format, false, s);
+    assertThat(sb.places()).hasSize(1);
+    NominatimBodies.Place p = sb.places().get(0);
+    assertThat(p.lat()).isCloseTo(51.5034, within(0.001));
+    assertThat(p.displayName()).isEqualTo("10 Downing St, Westminster, London SW1A 2AB, UK");
+    assertThat(p.address()).isEqualTo(Map.of());
+
+    HttpResponse<Buffer> r = get("/reverse?lat=48.8631&lon=2.3889&zoom=18&format=" + format);
+    assertThat(r.statusCode()).isEqualTo(200);
+    NominatimBodies.Body rb = read(format, true, r);
+    assertThat(rb.places()).hasSize(1);
+    assertThat(rb.places().get(0).displayName()).isEqualTo("12 Avenue Gambetta, 75020 Paris, France");
+    assertThat(rb.places().get(0).address()).as("reverse's addressdetails default is 1").isEqualTo(Map.of());
+
+    HttpResponse<Buffer> none = get("/search?q=1+Nowhere+Lane&format=" + format);
+    assertThat(none.statusCode()).isEqualTo(200);
+    assertThat(read(format, false, none).places()).isEmpty();
+    HttpResponse<Buffer> miss = get("/reverse?lat=0.5&lon=0.5&format=" + format);
+    assertThat(miss.statusCode()).isEqualTo(200);
+    assertThat(read(format, true, miss).unableToGeocode()).isTrue();
+
+    HttpResponse<Buffer> bad = get("/reverse?lon=2.35&format=" + format);
+    assertThat(bad.statusCode()).isEqualTo(400);
+    NominatimBodies.Body badBody = read(format, true, bad);
+    assertThat(badBody.errorCode()).isEqualTo(400);
+    assertThat(badBody.errorMessage()).isEqualTo("Parameter 'lat' missing.");
+    assertThat(read(format, false, get("/search?q=x&limit=many&format=" + format)).errorMessage())
+        .isEqualTo("Parameter 'limit' must be a number.");
+
+    HttpResponse<Buffer> outage = get("/search?q=1+Outage+Street&format=" + format);
+    assertThat(outage.statusCode()).isEqualTo(503);
+    assertThat(read(format, false, outage).errorCode()).isEqualTo(503);
+    assertThat(outage.getHeader("X-Georesolver-Notice")).startsWith("No rung could answer");
+  }
+
+  @Test
+  @DisplayName("Nominatim XML takes the JSON parameters: the same request (replayed, no new upstream call), limit, polygon_* ignored, countrycodes, viewbox/bounded, accept-language")
+  void nominatimXmlParameters() {
+    String q = "/search?q=10+Downing+St&countrycodes=gb&accept-language=de&viewbox=-0.2,51.6,0.1,51.4&bounded=1&limit=1";
+    HttpResponse<Buffer> x = get(q + "&format=xml&polygon_geojson=1&polygon_kml=1&polygon_svg=1&polygon_text=1&polygon_threshold=0.1");
+    assertThat(x.statusCode()).isEqualTo(200);
+    FakeProvider.Seen asked = ladder.google.seen().get(ladder.google.seen().size() - 1);
+    assertThat(asked.query().get("address")).isEqualTo("10 Downing St, United Kingdom");
+    assertThat(asked.query().get("language")).isEqualTo("de");
+    assertThat(asked.query().get("bounds")).isEqualTo("51.4,-0.2|51.6,0.1");
+    Element root = NominatimBodies.parseXml(x.bodyAsString()).getDocumentElement();
+    assertThat(root.getAttribute("querystring")).isEqualTo("10 Downing St");
+    assertThat(root.getAttribute("viewbox")).isEqualTo("-0.2,51.4,0.1,51.6");
+    List<Element> places = NominatimBodies.children(root);
+    assertThat(places).hasSize(1);
+    assertThat(NominatimBodies.attributes(places.get(0))).as("polygon_* accepted, no geometry written")
+        .doesNotContainKeys("geojson", "geotext", "geosvg", "geokml");
+    assertThat(NominatimBodies.children(places.get(0))).isEmpty();
+
+    int calls = ladder.google.count() + ladder.nominatim.count();
+    for (String format : NominatimBodies.FORMATS) {
+      HttpResponse<Buffer> same = get(q + "&format=" + format);
+      assertThat(read(format, false, same).places()).as(format).hasSize(1);
+    }
+    assertThat(ladder.google.count() + ladder.nominatim.count()).as("every format is the same request: replayed").isEqualTo(calls);
+    assertThat(get(q + "&format=xml").bodyAsString()).as("a replay renders what the first answer rendered").isEqualTo(x.bodyAsString());
+
+    assertThat(NominatimBodies.read("xml", false, get("/search?q=10+Downing+St&limit=50&format=xml").bodyAsString()).places()).hasSize(1);
+    HttpResponse<Buffer> elsewhere = get("/search?q=10+Downing+St&viewbox=2.2,48.8,2.5,48.9&bounded=1&format=xml");
+    assertThat(elsewhere.statusCode()).isEqualTo(200);
+    assertThat(NominatimBodies.read("xml", false, elsewhere.bodyAsString()).places()).as("bounded: nothing inside the box").isEmpty();
+  }
+
+  @Test
+  @DisplayName("Nominatim XML: more_url is the same search at this server excluding the place returned, and following it ends in an empty result")
+  void nominatimXmlMoreUrl() {
+    HttpResponse<Buffer> first = get("/search?q=10+Downing+St,+London&format=xml&addressdetails=1");
+    Element root = NominatimBodies.parseXml(first.bodyAsString()).getDocumentElement();
+    String placeId = NominatimBodies.children(root).get(0).getAttribute("place_id");
+    assertThat(root.getAttribute("exclude_place_ids")).isEqualTo(placeId);
+    String more = root.getAttribute("more_url");
+    assertThat(more).isEqualTo("http://localhost:" + stack.port + "/search?q=10+Downing+St%2C+London&addressdetails=1&exclude_place_ids="
+        + placeId + "&format=xml");
+    HttpResponse<Buffer> next = stack.client.getAbs(more).send().await();
+    assertThat(next.statusCode()).isEqualTo(200);
+    assertThat(next.getHeader("X-Georesolver-Claim")).isEqualTo("none");
+    assertThat(next.getHeader("X-Georesolver-Notice")).contains("exclude_place_ids");
+    Element nextRoot = NominatimBodies.parseXml(next.bodyAsString()).getDocumentElement();
+    assertThat(NominatimBodies.children(nextRoot)).isEmpty();
+    assertThat(nextRoot.getAttribute("exclude_place_ids")).isEqualTo(placeId);
+    JsonArray json = new JsonArray(get("/search?q=10+Downing+St,+London&format=json&exclude_place_ids=" + placeId).bodyAsString());
+    assertThat(json).as("the exclusion holds in every format").isEmpty();
+  }
+
+  @Test
+  @DisplayName("Nominatim /reverse answers XML when no format is asked, as Nominatim does; more_url names this server only by a well-formed Host")
+  void nominatimReverseDefaultsToXml() {
+    HttpResponse<Buffer> r = get("/reverse?lat=48.8631&lon=2.3889");
+    assertThat(r.getHeader("Content-Type")).isEqualTo("text/xml; charset=utf-8");
+    Element root = NominatimBodies.parseXml(r.bodyAsString()).getDocumentElement();
+    assertThat(root.getTagName()).isEqualTo("reversegeocode");
+    assertThat(root.getAttribute("querystring")).isEqualTo("lat=48.8631&lon=2.3889&format=xml");
+    assertThat(NominatimBodies.children(root)).extracting(Element::getTagName).containsExactly("result", "addressparts");
+
+    assertThat(moreUrl("geo.example:8443")).as("the origin the client asked").startsWith("http://geo.example:8443/search?q=");
+    assertThat(moreUrl("under_score.example")).as("a Host this server would not name itself by: relative").startsWith("/search?q=");
+    HttpResponse<Buffer> markup = stack.client.get(stack.port, "localhost", "/search?q=10+Downing+St&format=xml")
+        .putHeader("Host", "evil.example\"><x a=\"").send().await();
+    assertThat(markup.statusCode()).as("markup in Host is refused by the HTTP server before any dialect").isEqualTo(400);
+  }
+
+  private String moreUrl(String host) {
+    HttpResponse<Buffer> r = stack.client.get(stack.port, "localhost", "/search?q=10+Downing+St&format=xml").putHeader("Host", host)
+        .send().await();
+    assertThat(r.statusCode()).isEqualTo(200);
+    return NominatimBodies.parseXml(r.bodyAsString()).getDocumentElement().getAttribute("more_url");
   }
 
   @Test
