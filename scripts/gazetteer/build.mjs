@@ -129,7 +129,7 @@ const EXTRA_COUNTRY_ALIASES = {
   GB: ['Britain'], NL: ['Holland'], AE: ['UAE'], CD: ['DRC', 'DR Congo', 'Congo-Kinshasa'],
   CG: ['Congo-Brazzaville'], GF: ['Guiana'], KP: ["Democratic People's Republic of Korea", 'DPRK'],
   TW: ['Republic of China'], BQ: ['Caribbean Netherlands'],
-  SH: ['Saint Helena, Ascension and Tristan da Cunha'], KR: ['Korea'], US: ['United States', 'America'], VI: ['USVI'],
+  SH: ['Saint Helena, Ascension and Tristan da Cunha'], TF: ['French Southern and Antarctic Lands'], KR: ['Korea'], US: ['United States', 'America'], VI: ['USVI'],
   VG: ['BVI'], VA: ['Vatican'], KN: ['St Kitts'], BA: ['Bosnia'], ST: ['Sao Tome'],
   MK: ['Macedonia'], SZ: ['Swaziland'], MM: ['Burma'], TL: ['East Timor'], CV: ['Cape Verde'],
   FK: ['Falklands'], FO: ['Faroes'], TC: ['Turks and Caicos'], PN: ['Pitcairn'],
@@ -225,14 +225,23 @@ for (const r of rows) {
   if (newer === undefined) continue;
   r.newerAdmin1 = newer;
   const old = `${r.country}.${r.admin1}`;
-  if (!renumbered.has(old)) renumbered.set(old, new Set());
-  renumbered.get(old).add(newer);
+  if (!renumbered.has(old)) renumbered.set(old, new Map());
+  const seen = renumbered.get(old);
+  seen.set(newer, (seen.get(newer) ?? 0) + 1);
 }
+// The newer code that at least RENUMBERING_AGREEMENT of an old code's matched cities carry.
+const RENUMBERING_AGREEMENT = 0.9;
+const agreed = (seen) => {
+  let total = 0;
+  for (const n of seen.values()) total += n;
+  const [code, n] = [...seen.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0];
+  return n >= RENUMBERING_AGREEMENT * total ? code : '';
+};
 for (const r of rows) {
   let code = r.newerAdmin1;
   if (code === undefined) {
     const seen = renumbered.get(`${r.country}.${r.admin1}`);
-    code = !seen ? r.admin1 : seen.size === 1 ? [...seen][0] : '';
+    code = !seen ? r.admin1 : agreed(seen);
   }
   if (code !== r.admin1) admin1Rejoined++;
   r.admin1 = code;

@@ -13,8 +13,9 @@ import java.util.Set;
  * fill it: "Main St, Victoria" may be in Australia's state or Canada's city).
  *
  * <p>{@code regionCodes} and {@code regionNames} hold the first-level divisions the query's tail
- * names when those words name no city anywhere ("Portland, Maine": US.ME, "Maine"; not "Kreuzberg,
- * Berlin", since Berlin is also a city): a provider's answer that reports another region is in a
+ * names when those words are no city's own name anywhere ("Boise, Idaho": US.ID, "Idaho"; not
+ * "Kreuzberg, Berlin", since Berlin is also a city, nor "Portland, Maine", there being a town
+ * called Maine): a provider's answer that reports another region is in a
  * region the query did not name.
  *
  * @param countryCodes ISO 3166-1 alpha-2 codes, upper case; empty when no country is named

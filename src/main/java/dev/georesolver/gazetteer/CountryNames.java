@@ -346,8 +346,8 @@ public final class CountryNames {
     int segStart = t.firstOf(lastSeg);
     boolean splitName = false;
     // A name with commas in it ("Korea, South", "Saint Helena, Ascension, and Tristan da Cunha"):
-    // the last two or three segments together, unless the first of them is a place of its own
-    // ("Brazzaville, Congo" is no "Congo-Brazzaville"). The longest wins.
+    // the last two or three segments together, unless they also read as a place of its own
+    // followed by a country ("Brazzaville, Congo" is no "Congo-Brazzaville"). The longest wins.
     for (int back = MAX_NAME_SEGMENTS - 1; back >= 1 && !splitName; back--) {
       if (lastSeg - back < 0) {
         continue;
@@ -358,7 +358,9 @@ public final class CountryNames {
         continue;
       }
       int[] c = countriesByName(areaKey(t.join(from, end)));
-      if (c != null && (cityNames == null || cityNames.find(t.join(from, firstEnd)) < 0)) {
+      boolean placeThenCountry = cityNames != null && cityNames.find(t.join(from, firstEnd)) >= 0
+          && countries(t.join(firstEnd, end)) != null;
+      if (c != null && !placeThenCountry) {
         out.add(new CountryTail(c, from, end - from, false));
         splitName = true;
       }
@@ -438,7 +440,7 @@ public final class CountryNames {
     for (int e : ends) {
       for (RegionTail r : regionTails(t, e, countries)) {
         String words = t.join(r.end(), r.end() + r.words());
-        if (cityNames != null && cityNames.find(words) >= 0) {
+        if (cityNames != null && cityNames.isOwnName(words)) {
           continue;
         }
         // Words read as (part of) a country too ("Tbilisi, Georgia", "Antigua & Barbuda") name the

@@ -65,6 +65,20 @@ final class NameIndex {
     return -1;
   }
 
+  /** Whether some city bears this folded key as its own name (not only as an alternate). */
+  boolean isOwnName(String foldedKey) {
+    int id = find(foldedKey);
+    if (id < 0) {
+      return false;
+    }
+    for (int i = postStart[id]; i < postStart[id + 1]; i++) {
+      if (how(postings[i]) == OWN) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** First posting index of a key. */
   int start(int keyId) {
     return postStart[keyId];
