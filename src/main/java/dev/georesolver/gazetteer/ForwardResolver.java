@@ -1,5 +1,7 @@
 package dev.georesolver.gazetteer;
 
+import dev.georesolver.gazetteer.CountryNames.CountryTail;
+import dev.georesolver.gazetteer.CountryNames.RegionTail;
 import dev.georesolver.geo.Bbox;
 import dev.georesolver.geo.ForwardQuery;
 
@@ -8,25 +10,34 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
- * Reads a forward query as "[detail,] city [, region] [, country] [postcode]" and finds the city.
+ * Reads a forward query as "[detail,] place [, region] [, country] [postcode]" and finds the
+ * place: a city, or a first-level division or a country named as such.
  *
  * <p>Free text is cut into segments at commas (and {@code ; | newline}), each segment folded
- * ({@link TextFold}) into words. Every reading is tried: trailing words taken as a country (name,
- * alias, ISO-2 or ISO-3), then trailing words taken as a first-level division (name or
- * abbreviation), or neither; postcode-like words at the edges are dropped. What remains must hold
- * a city: the last remaining segment as a whole name, or, when the rest of that segment looks like
- * a street address, its trailing (or leading, before a house number) words; failing that an
- * earlier segment as a whole. Each reading's candidates are the cities bearing that exact folded
- * name (own or alternate), filtered by its qualifiers; the reading whose best city gets the
- * highest confidence wins (a reading with a match inside the query's bbox beats one without; more
- * qualifier words break ties).
+ * ({@link TextFold}) into words. A text that is nothing but a country's name is that country.
+ * Otherwise every reading is tried: trailing words taken as a country (name, alias, ISO-2 or
+ * ISO-3, see {@link CountryNames}), then trailing words taken as a first-level division (name or
+ * abbreviation), or neither; postcode-like words at the edges are dropped. When the region words
+ * are all that is left, the reading is that division (unless a namesake city inside it, or a
+ * namesake capital, is what the name means: {@code New York}, {@code Washington}). Otherwise
+ * what remains must hold a city: the last remaining segment as a whole name, or, when the rest of
+ * that segment looks like a street address, its trailing (or leading, before a house number)
+ * words; failing that an earlier segment as a whole. Each reading's candidates are the places
+ * bearing that exact folded name (own or alternate), filtered by its qualifiers; the reading whose
+ * best place gets the highest confidence wins (a reading with a match inside the query's bbox
+ * beats one without; more qualifier words break ties).
  *
- * <p>Names are matched whole, never as substrings; a partial match inside a segment is only taken
- * when the rest of the segment looks like an address and the city words are not a street word or
- * a common word ({@link #NOT_A_CITY_ON_ITS_OWN}).
+ * <p><b>A named country is a constraint</b>: when the tail names a country, no reading may answer
+ * outside the countries those words can mean ({@link CountryNames#find(String)}).
+ *
+ * <p><b>Ranking</b>: a candidate's weight is its population, times {@link #SHORT_FORM_WEIGHT} or
+ * {@link #ALTERNATE_WEIGHT} when matched through a short form or another alternate name, times {@link #RANK_WEIGHT} for a capital or seat, times
+ * {@link #NAMESAKE_DIVISION_WEIGHT} when it lies in a first-level division of the same name (the
+ * seat Khovd of Hovd province for "Hovd"). Confidence is the weight's share (with the weight of
+ * lesser candidates within {@link #SAME_PLACE_M} of the best counted as the best's), so two far
+ * apart namesakes of similar weight give well under the cap.
  *
  * <p>Immutable and thread-safe.
  */
@@ -34,22 +45,41 @@ final class ForwardResolver {
 
   /** Most candidates returned. */
   static final int MAX_RESULTS = 5;
-  /** Weight of a city matched through an alternate name, relative to its own name. */
-  static final double ALTERNATE_WEIGHT = 0.1;
+  /** Most alternatives carried by the best match. */
+  static final int MAX_ALTERNATIVES = 3;
+  /**
+   * Candidates closer than this to the best, in metres, are taken as the same place (duplicates,
+   * suburbs, a capital and its district): they add to its confidence and are no alternative.
+   */
+  static final double SAME_PLACE_M = 25_000;
+  /** Weight of a city matched through a short form of its name ("Matamoros" for Heroica Matamoros). */
+  static final double SHORT_FORM_WEIGHT = 0.25;
+  /**
+   * Weight of a city matched through another alternate name (historical, foreign: "Londres"),
+   * which also gets no rank or namesake factor: such a name is evidence only where no place bears
+   * it as its own (Austin was once "Waterloo"; Waterloo, Iowa is called so now).
+   */
+  static final double ALTERNATE_WEIGHT = 0.05;
+  /**
+   * Share of a division's population a namesake city inside it must weigh for the division's
+   * name to read as the city ("New York", "Tokyo"; not "Arizona" for Yuma, once called so).
+   */
+  static final double NAMESAKE_CITY_SHARE = 0.1;
+  /** Weight factor by rank: another place, second-level seat, first-level seat, capital. */
+  static final double[] RANK_WEIGHT = {1, 1.25, 2, 3};
+  /** Weight factor of a city lying in a first-level division named like the query. */
+  static final double NAMESAKE_DIVISION_WEIGHT = 2;
+  /** Weight of each further country or division a bare country name can mean, relative to the first. */
+  static final double OTHER_AREA_WEIGHT = 0.5;
   /** Confidence factor when a structured region or country is given but not recognised. */
   static final double UNKNOWN_QUALIFIER_PENALTY = 0.8;
   /**
-   * Confidence factor when a bare query names a first-level division and no namesake city lies in
-   * it: the query probably means the division, which a city gazetteer cannot answer.
+   * Confidence factor when a bare query names a first-level division and the best namesake city
+   * does not lie in it: the query may well mean the division.
    */
   static final double DIVISION_NAME_PENALTY = 0.5;
   /** Highest confidence any forward answer is given: the gazetteer is city level. */
   static final double MAX_CONFIDENCE = 0.9;
-
-  /** Most words of free text that are read, counted from the end. */
-  static final int MAX_WORDS = 40;
-
-  private static final Pattern SEGMENTS = Pattern.compile("[,;|\\n\\r]+");
 
   /** Words that mark an address (street types, unit designators) when next to a city name. */
   private static final Set<String> STREET_WORDS = Set.of(
@@ -70,71 +100,74 @@ final class ForwardResolver {
       "san", "santa", "county", "district", "state", "province", "region", "central", "union",
       "church", "mill", "bay", "beach", "valley", "spring", "springs", "garden", "gardens");
 
+  private static final ForwardResolution NOTHING = new ForwardResolution(List.of(), AskedArea.NONE);
+
   private final Gazetteer g;
   private final NameIndex names;
+  private final CountryNames areas;
 
   ForwardResolver(Gazetteer g) {
     this.g = g;
     this.names = g.names();
+    this.areas = g.areas();
   }
 
-  List<ForwardMatch> resolve(ForwardQuery q) {
+  ForwardResolution resolve(ForwardQuery q) {
     Map<String, String> comps = q.components();
     String locality = comps.get("locality");
     if (locality != null && !locality.isBlank()) {
       return structured(q, locality);
     }
     if (q.text() == null || q.text().isBlank()) {
-      return List.of();
+      return NOTHING;
     }
     return freeText(q.text(), q.bbox());
   }
 
   // ---- structured components ----
 
-  private List<ForwardMatch> structured(ForwardQuery q, String locality) {
+  private ForwardResolution structured(ForwardQuery q, String locality) {
     Map<String, String> comps = q.components();
-    String[] words = words(TextFold.fold(locality));
+    AskedArea asked = areas.find(q);
+    String[] words = QueryText.words(TextFold.fold(locality));
     int from = 0;
     int to = words.length;
-    while (from < to && postcodeLike(words[from])) {
+    while (from < to && QueryText.postcodeLike(words[from])) {
       from++;
     }
-    while (to > from && postcodeLike(words[to - 1])) {
+    while (to > from && QueryText.postcodeLike(words[to - 1])) {
       to--;
     }
-    String key = join(words, from, to);
+    String key = QueryText.join(words, from, to);
     boolean qualified = present(comps, "country") || present(comps, "region");
     int keyId = commonWord(key) && !qualified ? -1 : findCity(key);
     if (keyId < 0) {
-      return List.of();
+      return new ForwardResolution(List.of(), asked);
     }
     double penalty = 1;
-    int country = -1;
+    int[] countries = null;
     String countryText = comps.get("country");
-    if (countryText != null && !countryText.isBlank()) {
-      Integer c = g.countryByKey(TextFold.fold(countryText));
-      if (c == null) {
+    if (present(comps, "country")) {
+      countries = areas.countries(TextFold.fold(countryText));
+      if (countries == null) {
         penalty *= UNKNOWN_QUALIFIER_PENALTY;
-      } else {
-        country = c;
       }
     }
     int[] regions = null;
-    String regionText = comps.get("region");
-    if (regionText != null && !regionText.isBlank()) {
-      String regionKey = TextFold.fold(regionText);
-      regions = regionsFor(regionKey, country);
-      if (regions == null && g.admin1ByKey(regionKey) != null) {
-        return List.of();
+    if (present(comps, "region")) {
+      String regionKey = CountryNames.areaKey(TextFold.fold(comps.get("region")));
+      regions = areas.regions(regionKey, countries);
+      if (regions == null && areas.regions(regionKey, null) != null) {
+        return new ForwardResolution(List.of(), asked);
       }
       if (regions == null) {
         penalty *= UNKNOWN_QUALIFIER_PENALTY;
       }
     }
     boolean finer = present(comps, "house_number") || present(comps, "street") || present(comps, "unit");
-    Reading r = candidates(keyId, country, regions, q.bbox(), finer ? MatchKind.FINER_THAN_LOCALITY : MatchKind.LOCALITY, penalty, 0);
-    return r == null ? List.of() : r.matches();
+    MatchKind kind = finer ? MatchKind.FINER_THAN_LOCALITY : MatchKind.LOCALITY;
+    Reading r = candidates(key, keyId, countries, regions, null, q.bbox(), kind, penalty, 0);
+    return new ForwardResolution(r == null ? List.of() : r.matches(), asked);
   }
 
   private static boolean present(Map<String, String> comps, String key) {
@@ -144,124 +177,125 @@ final class ForwardResolver {
 
   // ---- free text ----
 
-  /** Words of the query and the segment each belongs to. */
-  private record Tokens(String[] words, int[] segment) {
-    int size() {
-      return words.length;
-    }
-  }
-
-  private List<ForwardMatch> freeText(String text, Bbox bbox) {
-    Tokens t = tokenize(text);
-    int end = stripTrailingPostcodes(t, t.size());
+  private ForwardResolution freeText(String text, Bbox bbox) {
+    QueryText t = QueryText.of(text);
+    int end = t.stripTrailingPostcodes(t.size());
     if (end == 0) {
-      return List.of();
+      return NOTHING;
     }
+    List<CountryTail> tails = areas.countryTails(t, end);
+    int[] allowed = areas.allowedCountries(t, tails);
+    AskedArea asked = areas.asked(t, end, tails, allowed);
+    for (CountryTail c : tails) {
+      if (c.end() == 0 && !c.codeOnly()) {
+        // Nothing but a country's name: the country.
+        Reading r = countryAnswer(c.countries(), t.join(0, c.words()), bbox);
+        return new ForwardResolution(r == null ? List.of() : r.matches(), asked);
+      }
+    }
+    List<CountryTail> countryOptions = new ArrayList<>(tails.size() + 1);
+    countryOptions.add(new CountryTail(null, end, 0, false));
+    countryOptions.addAll(tails);
     Reading best = null;
-    for (Qualifier country : countryOptions(t, end)) {
-      int e1 = stripTrailingPostcodes(t, country.end);
-      for (Qualifier region : regionOptions(t, e1, country.country)) {
-        int e2 = stripTrailingPostcodes(t, region.end);
+    for (CountryTail country : countryOptions) {
+      int e1 = t.stripTrailingPostcodes(country.end());
+      int[] within = country.countries() != null ? country.countries() : allowed;
+      List<RegionTail> regionOptions = new ArrayList<>();
+      regionOptions.add(new RegionTail(null, e1, 0));
+      regionOptions.addAll(areas.regionTails(t, e1, within));
+      for (RegionTail region : regionOptions) {
+        int e2 = t.stripTrailingPostcodes(region.end());
+        int qualifierWords = country.words() + region.words();
+        Reading r;
         if (e2 == 0) {
-          continue;
+          if (region.regions() == null) {
+            continue;
+          }
+          r = regionAnswer(t.join(0, region.words()), region.regions(), within, bbox, qualifierWords);
+        } else {
+          r = readCity(t, e2, country.countries(), region.regions(), within, bbox, qualifierWords);
         }
-        Reading r = readCity(t, e2, country.country, region.regions, bbox, country.words + region.words);
         if (r != null && (best == null || r.betterThan(best))) {
           best = r;
         }
       }
     }
-    return best == null ? List.of() : best.matches();
+    return new ForwardResolution(best == null ? List.of() : best.matches(), asked);
   }
 
-  private static Tokens tokenize(String text) {
-    List<String> words = new ArrayList<>();
-    List<Integer> segs = new ArrayList<>();
-    int seg = 0;
-    for (String part : SEGMENTS.split(text)) {
-      String[] ws = words(TextFold.fold(part));
-      if (ws.length == 0) {
-        continue;
+  /**
+   * A bare country name: the country, or the first of the countries it can mean ("Congo"); the
+   * others, and the divisions of that name elsewhere ("Georgia", US), come as less likely matches.
+   */
+  private Reading countryAnswer(int[] countries, String words, Bbox bbox) {
+    Candidates cs = new Candidates(bbox);
+    for (int c : countries) {
+      if (areas.countryHasPoint(c)) {
+        cs.add(countryRef(c), cs.n == 0 ? 1 : OTHER_AREA_WEIGHT);
       }
-      for (String w : ws) {
-        words.add(w);
-        segs.add(seg);
+    }
+    int[] regions = areas.regions(CountryNames.areaKey(words), null);
+    if (regions != null) {
+      for (int r : regions) {
+        if (areas.regionHasPoint(r) && !CountryNames.contains(countries, areas.regionCountry(r))) {
+          cs.add(regionRef(r), OTHER_AREA_WEIGHT);
+        }
       }
-      seg++;
     }
-    // The city and its qualifiers stand at the end; a long text is cut to its last words so the
-    // work per query stays bounded.
-    int from = Math.max(0, words.size() - MAX_WORDS);
-    int firstSeg = from < segs.size() ? segs.get(from) : 0;
-    int[] segment = new int[words.size() - from];
-    for (int i = 0; i < segment.length; i++) {
-      segment[i] = segs.get(from + i) - firstSeg;
-    }
-    return new Tokens(words.subList(from, words.size()).toArray(String[]::new), segment);
+    return cs.reading(MatchKind.LOCALITY, 1, 0);
   }
 
-  /** A qualifier reading: which country or regions the trailing words named, and where the rest ends. */
-  private record Qualifier(int country, int[] regions, int end, int words) {}
-
-  private List<Qualifier> countryOptions(Tokens t, int end) {
-    List<Qualifier> out = new ArrayList<>();
-    out.add(new Qualifier(-1, null, end, 0));
-    for (int len = 1; len <= 4 && len < end; len++) {
-      if (t.segment[end - len] != t.segment[end - 1]) {
-        break;
-      }
-      Integer c = g.countryByKey(join(t.words, end - len, end));
-      if (c != null) {
-        out.add(new Qualifier(c, null, end - len, len));
-      }
-    }
-    return out;
-  }
-
-  private List<Qualifier> regionOptions(Tokens t, int end, int country) {
-    List<Qualifier> out = new ArrayList<>();
-    out.add(new Qualifier(country, null, end, 0));
-    for (int len = 1; len <= 4 && len < end; len++) {
-      if (t.segment[end - len] != t.segment[end - 1]) {
-        break;
-      }
-      int[] regions = regionsFor(join(t.words, end - len, end), country);
-      if (regions != null) {
-        out.add(new Qualifier(country, regions, end - len, len));
+  /**
+   * Words that are all a first-level division's name (after any country): the division, unless
+   * the best namesake city bears the name as its own (or a short form of it) and lies in it with
+   * at least {@link #NAMESAKE_CITY_SHARE} of its population ("New York", "Tokyo"), or is a capital
+   * of that own name ("Washington"), in which case the city reading answers. Namesake cities elsewhere count as less likely matches.
+   */
+  private Reading regionAnswer(String words, int[] regions, int[] within, Bbox bbox, int qualifierWords) {
+    int keyId = findCity(words);
+    Reading cities = keyId < 0 ? null : candidates(words, keyId, within, null, within, bbox, MatchKind.LOCALITY, 1, qualifierWords);
+    if (cities != null) {
+      int c = cities.bestRef();
+      int how = how(keyId, c);
+      int region = g.admin1Of(c);
+      boolean inside = how != NameIndex.OTHER_ALTERNATE && CountryNames.contains(regions, region)
+          && cities.weights[0] >= NAMESAKE_CITY_SHARE * areas.regionPopulation(region);
+      if (inside || (g.rankOf(c) == 3 && how == NameIndex.OWN)) {
+        return null;
       }
     }
-    return out;
-  }
-
-  /** The first-level divisions a folded key names, restricted to a country when one is known. */
-  private int[] regionsFor(String key, int country) {
-    int[] all = g.admin1ByKey(key);
-    if (all == null || country < 0) {
-      return all;
-    }
-    int[] kept = new int[all.length];
-    int n = 0;
-    for (int a : all) {
-      if (g.admin1Country(a) == country) {
-        kept[n++] = a;
+    Candidates cs = new Candidates(bbox);
+    for (int r : regions) {
+      if (areas.regionHasPoint(r)) {
+        cs.add(regionRef(r), Math.max(1, areas.regionPopulation(r)));
       }
     }
-    return n == 0 ? null : Arrays.copyOf(kept, n);
+    if (cs.n == 0) {
+      return null;
+    }
+    if (cities != null) {
+      for (int i = 0; i < cities.n; i++) {
+        cs.add(cities.refs[i], cities.weights[i]);
+      }
+    }
+    return cs.reading(MatchKind.LOCALITY, 1, qualifierWords);
   }
 
   /**
    * Looks for a city in words {@code [0, end)}: segments from the last one backwards, each first as
-   * a whole name, then (the last segment only) as trailing or leading words of an address.
+   * a whole name, then (the last segment only) as trailing or leading words of an address. When a
+   * country is named and the words are its own name again ("St Lucia, St Lucia"), the country.
    */
-  private Reading readCity(Tokens t, int end, int country, int[] regions, Bbox bbox, int qualifierWords) {
+  private Reading readCity(
+      QueryText t, int end, int[] country, int[] regions, int[] within, Bbox bbox, int qualifierWords) {
     int lastSeg = t.segment[end - 1];
     for (int seg = lastSeg; seg >= 0; seg--) {
-      int a = firstOf(t, seg);
-      int b = seg == lastSeg ? end : lastOf(t, seg) + 1;
-      while (a < b && postcodeLike(t.words[a])) {
+      int a = t.firstOf(seg);
+      int b = seg == lastSeg ? end : t.lastOf(seg) + 1;
+      while (a < b && QueryText.postcodeLike(t.words[a])) {
         a++;
       }
-      while (b > a && postcodeLike(t.words[b - 1])) {
+      while (b > a && QueryText.postcodeLike(t.words[b - 1])) {
         b--;
       }
       if (a == b) {
@@ -274,19 +308,40 @@ final class ForwardResolver {
         return null;
       }
       MatchKind kind = kindAround(t, seg, lastSeg);
-      String key = join(t.words, a, b);
+      String key = t.join(a, b);
       int keyId = commonWord(key) && qualifierWords == 0 ? -1 : findCity(key);
-      if (keyId >= 0) {
-        boolean bare = qualifierWords == 0 && lastSeg == 0;
-        Reading r = bare
-            ? bareName(key, keyId, bbox)
-            : candidates(keyId, country, regions, bbox, kind, 1, qualifierWords);
+      if (keyId >= 0 && a == 0 && regions == null) {
+        // The words are also a division's name: the division, or the namesake city it defers to.
+        int[] scope = country != null ? country : within;
+        int[] namesakes = areas.regions(CountryNames.areaKey(key), scope);
+        Reading r = namesakes == null ? null : regionAnswer(key, namesakes, scope, bbox, qualifierWords);
         if (r != null) {
           return r;
         }
       }
+      if (keyId >= 0) {
+        boolean bare = qualifierWords == 0 && lastSeg == 0;
+        Reading r = bare
+            ? bareName(key, keyId, within, bbox)
+            : candidates(key, keyId, country, regions, within, bbox, kind, 1, qualifierWords);
+        if (r != null) {
+          return r;
+        }
+      }
+      if (country != null && regions == null && seg == lastSeg) {
+        int[] same = areas.countriesByName(CountryNames.areaKey(key));
+        if (same != null) {
+          for (int c : same) {
+            if (CountryNames.contains(country, c) && areas.countryHasPoint(c)) {
+              Candidates cs = new Candidates(bbox);
+              cs.add(countryRef(c), 1);
+              return cs.reading(kind, 1, qualifierWords);
+            }
+          }
+        }
+      }
       if (seg == lastSeg) {
-        Reading r = partial(t, a, b, country, regions, bbox, qualifierWords);
+        Reading r = partial(t, a, b, country, regions, within, bbox, qualifierWords);
         if (r != null) {
           return r;
         }
@@ -296,64 +351,60 @@ final class ForwardResolver {
   }
 
   /**
-   * A query that is nothing but a name which may also be a country or a first-level division.
-   * A country name only yields cities in that country ("Singapore", "Mexico" → Mexico City; not
-   * "USA" → Usa River, Tanzania). A division name whose best namesake city lies inside it ("New
-   * York", "Tokyo", "Delhi") reads as that city; otherwise the query probably names the division,
-   * which a city gazetteer cannot answer, and the namesakes elsewhere get
-   * {@link #DIVISION_NAME_PENALTY} ("California" → California, Maryland, at low confidence).
+   * A query that is nothing but a name which may also be a first-level division. A division name
+   * whose best namesake city lies inside it ("New York", "Tokyo", "Delhi") reads as that city;
+   * otherwise the namesakes get {@link #DIVISION_NAME_PENALTY}, so that the division itself (read
+   * by another reading) wins when it can be answered ("California"), and a namesake capital is
+   * answered at a confidence that admits the doubt ("Washington").
    */
-  private Reading bareName(String key, int keyId, Bbox bbox) {
-    Integer country = g.countryByKey(key);
-    if (country != null) {
-      return candidates(keyId, country, null, bbox, MatchKind.LOCALITY, 1, 0);
-    }
-    Reading all = candidates(keyId, -1, null, bbox, MatchKind.LOCALITY, 1, 0);
-    int[] regions = g.admin1ByKey(key);
-    if (all != null && regions != null && !contains(regions, g.admin1Of(all.bestCity()))) {
-      return candidates(keyId, -1, null, bbox, MatchKind.LOCALITY, DIVISION_NAME_PENALTY, 0);
+  private Reading bareName(String key, int keyId, int[] within, Bbox bbox) {
+    Reading all = candidates(key, keyId, within, null, within, bbox, MatchKind.LOCALITY, 1, 0);
+    int[] regions = areas.regions(CountryNames.areaKey(key), within);
+    if (all != null && regions != null && !CountryNames.contains(regions, g.admin1Of(all.bestRef()))) {
+      return candidates(key, keyId, within, null, within, bbox, MatchKind.LOCALITY, DIVISION_NAME_PENALTY, 0);
     }
     return all;
   }
 
   /** How a whole-segment city match reads given the other segments left over. */
-  private MatchKind kindAround(Tokens t, int citySeg, int lastSeg) {
+  private MatchKind kindAround(QueryText t, int citySeg, int lastSeg) {
     for (int seg = 0; seg < citySeg; seg++) {
       if (!isQualifierSegment(t, seg)) {
         return MatchKind.FINER_THAN_LOCALITY;
       }
     }
     for (int seg = citySeg + 1; seg <= lastSeg; seg++) {
-      if (hasAddressEvidence(t.words, firstOf(t, seg), lastOf(t, seg) + 1)) {
+      if (hasAddressEvidence(t.words, t.firstOf(seg), t.lastOf(seg) + 1)) {
         return MatchKind.FINER_THAN_LOCALITY;
       }
     }
     return citySeg == lastSeg ? MatchKind.LOCALITY : MatchKind.LOCALITY_WITH_EXTRA;
   }
 
-  /** A segment before the city that only names a country or region ("Japan, Tokyo") is no detail. */
-  private boolean isQualifierSegment(Tokens t, int seg) {
-    String key = join(t.words, firstOf(t, seg), lastOf(t, seg) + 1);
-    return g.countryByKey(key) != null || g.admin1ByKey(key) != null;
+  /** A segment that only names a country or region ("Japan, Tokyo") is no detail. */
+  private boolean isQualifierSegment(QueryText t, int seg) {
+    String key = t.join(t.firstOf(seg), t.lastOf(seg) + 1);
+    return areas.countries(key) != null || areas.regions(CountryNames.areaKey(key), null) != null;
   }
 
   /** City words inside a segment whose other words look like a street address. */
-  private Reading partial(Tokens t, int a, int b, int country, int[] regions, Bbox bbox, int qualifierWords) {
+  private Reading partial(
+      QueryText t, int a, int b, int[] country, int[] regions, int[] within, Bbox bbox, int qualifierWords) {
     for (int len = b - a - 1; len >= 1; len--) {
-      String trailing = join(t.words, b - len, b);
+      String trailing = t.join(b - len, b);
       if (cityWordsAllowed(trailing) && hasAddressEvidence(t.words, a, b - len)) {
         int keyId = findCity(trailing);
         Reading r = keyId < 0 ? null
-            : candidates(keyId, country, regions, bbox, MatchKind.FINER_THAN_LOCALITY, 1, qualifierWords);
+            : candidates(trailing, keyId, country, regions, within, bbox, MatchKind.FINER_THAN_LOCALITY, 1, qualifierWords);
         if (r != null) {
           return r;
         }
       }
-      String leading = join(t.words, a, a + len);
-      if (cityWordsAllowed(leading) && hasDigit(t.words[a + len])) {
+      String leading = t.join(a, a + len);
+      if (cityWordsAllowed(leading) && QueryText.hasDigit(t.words[a + len])) {
         int keyId = findCity(leading);
         Reading r = keyId < 0 ? null
-            : candidates(keyId, country, regions, bbox, MatchKind.FINER_THAN_LOCALITY, 1, qualifierWords);
+            : candidates(leading, keyId, country, regions, within, bbox, MatchKind.FINER_THAN_LOCALITY, 1, qualifierWords);
         if (r != null) {
           return r;
         }
@@ -377,7 +428,7 @@ final class ForwardResolver {
 
   private static boolean hasAddressEvidence(String[] words, int from, int to) {
     for (int i = from; i < to; i++) {
-      if (hasDigit(words[i]) || STREET_WORDS.contains(words[i])) {
+      if (QueryText.hasDigit(words[i]) || STREET_WORDS.contains(words[i])) {
         return true;
       }
     }
@@ -400,100 +451,180 @@ final class ForwardResolver {
     return id;
   }
 
+  /** How the key names a city ({@link NameIndex#OWN}, ...). */
+  private int how(int keyId, int city) {
+    for (int i = names.start(keyId); i < names.end(keyId); i++) {
+      int p = names.posting(i);
+      if (NameIndex.city(p) == city) {
+        return NameIndex.how(p);
+      }
+    }
+    return NameIndex.OTHER_ALTERNATE;
+  }
+
   // ---- candidates and confidence ----
 
   /**
-   * The cities of one name key that pass the qualifiers, weighted by population (alternate-name
-   * matches at {@link #ALTERNATE_WEIGHT}); inside {@code bbox} only when any is. Null when none
-   * passes.
+   * The cities of one name key that pass the qualifiers and lie in {@code within} (any country
+   * when null), weighted (see the class comment); inside {@code bbox} only when any is. Null when
+   * none passes.
    */
-  private Reading candidates(
-      int keyId, int country, int[] regions, Bbox bbox, MatchKind kind, double penalty, int qualifierWords) {
-    int from = names.start(keyId);
-    int to = names.end(keyId);
-    int[] cities = new int[to - from];
-    double[] weights = new double[to - from];
-    boolean[] inside = new boolean[to - from];
-    int n = 0;
-    boolean anyInside = false;
-    for (int i = from; i < to; i++) {
+  private Reading candidates(String key, int keyId, int[] country, int[] regions, int[] within, Bbox bbox,
+      MatchKind kind, double penalty, int qualifierWords) {
+    int[] namesakeRegions = areas.regions(CountryNames.areaKey(key), null);
+    Candidates cs = new Candidates(bbox);
+    for (int i = names.start(keyId); i < names.end(keyId); i++) {
       int p = names.posting(i);
       int city = NameIndex.city(p);
-      if (country >= 0 && g.countryOf(city) != country) {
+      int c = g.countryOf(city);
+      if ((country != null && !CountryNames.contains(country, c)) || (within != null && !CountryNames.contains(within, c))) {
         continue;
       }
-      if (regions != null && !contains(regions, g.admin1Of(city))) {
+      if (regions != null && !CountryNames.contains(regions, g.admin1Of(city))) {
         continue;
       }
-      cities[n] = city;
-      weights[n] = Math.max(1, g.populationOf(city)) * (NameIndex.alternate(p) ? ALTERNATE_WEIGHT : 1);
-      inside[n] = bbox != null && bbox.contains(g.lonOf(city), g.latOf(city));
-      anyInside |= inside[n];
+      int how = NameIndex.how(p);
+      double w = Math.max(1, g.populationOf(city));
+      if (how == NameIndex.OTHER_ALTERNATE) {
+        w *= ALTERNATE_WEIGHT;
+      } else {
+        w *= (how == NameIndex.SHORT_FORM ? SHORT_FORM_WEIGHT : 1) * RANK_WEIGHT[g.rankOf(city)];
+        if (namesakeRegions != null && CountryNames.contains(namesakeRegions, g.admin1Of(city))) {
+          w *= NAMESAKE_DIVISION_WEIGHT;
+        }
+      }
+      cs.add(city, w);
+    }
+    return cs.reading(kind, penalty, qualifierWords);
+  }
+
+  // A candidate is a city (ref >= 0), a division (ref = -1 - id) or a country (ref = -1 - divisions - id).
+
+  private int regionRef(int region) {
+    return -1 - region;
+  }
+
+  private int countryRef(int country) {
+    return -1 - areas.regionCount() - country;
+  }
+
+  private Place placeOf(int ref) {
+    if (ref >= 0) {
+      return g.place(ref);
+    }
+    int r = -1 - ref;
+    return r < areas.regionCount() ? areas.regionPlace(r) : areas.countryPlace(r - areas.regionCount());
+  }
+
+  private double latOf(int ref) {
+    if (ref >= 0) {
+      return g.latOf(ref);
+    }
+    int r = -1 - ref;
+    return r < areas.regionCount() ? areas.regionLat(r) : areas.countryLat(r - areas.regionCount());
+  }
+
+  private double lonOf(int ref) {
+    if (ref >= 0) {
+      return g.lonOf(ref);
+    }
+    int r = -1 - ref;
+    return r < areas.regionCount() ? areas.regionLon(r) : areas.countryLon(r - areas.regionCount());
+  }
+
+  /** Collects weighted candidates, keeping only those inside the bbox once any is. */
+  private final class Candidates {
+    private final Bbox bbox;
+    int[] refs = new int[8];
+    double[] weights = new double[8];
+    int n;
+    boolean anyInside;
+
+    Candidates(Bbox bbox) {
+      this.bbox = bbox;
+    }
+
+    void add(int ref, double weight) {
+      boolean inside = bbox != null && bbox.contains(lonOf(ref), latOf(ref));
+      if (anyInside && !inside) {
+        return;
+      }
+      if (inside && !anyInside) {
+        anyInside = true;
+        n = 0;
+      }
+      if (n == refs.length) {
+        refs = Arrays.copyOf(refs, n * 2);
+        weights = Arrays.copyOf(weights, n * 2);
+      }
+      refs[n] = ref;
+      weights[n] = weight;
       n++;
     }
-    if (n == 0) {
-      return null;
+
+    Reading reading(MatchKind kind, double penalty, int qualifierWords) {
+      return n == 0 ? null : new Reading(refs, weights, n, kind, penalty, qualifierWords, anyInside);
     }
-    int kept = 0;
-    double total = 0;
-    for (int i = 0; i < n; i++) {
-      if (!anyInside || inside[i]) {
-        cities[kept] = cities[i];
-        weights[kept] = weights[i];
-        total += weights[i];
-        kept++;
-      }
-    }
-    return new Reading(cities, weights, kept, total, kind, penalty, qualifierWords, anyInside);
   }
 
-  private static boolean contains(int[] a, int v) {
-    for (int x : a) {
-      if (x == v) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /** One reading's candidates; confidence of candidate i = base × penalty × weight[i] / total. */
+  /**
+   * One reading's candidates, ordered by weight. Confidence of candidate i is
+   * {@code base × penalty × weight[i] / total}; the best one also counts the lesser candidates
+   * within {@link #SAME_PLACE_M} of it.
+   */
   private final class Reading {
-    private final int[] cities;
-    private final double[] weights;
-    private final int n;
+    final int[] refs;
+    final double[] weights;
+    final int n;
     private final double total;
+    private final double bestShare;
     private final MatchKind kind;
     private final double penalty;
     private final int qualifierWords;
     private final boolean inBbox;
-    private final int best;
 
-    Reading(int[] cities, double[] weights, int n, double total, MatchKind kind, double penalty,
-        int qualifierWords, boolean inBbox) {
-      this.cities = cities;
-      this.weights = weights;
+    Reading(int[] refs, double[] weights, int n, MatchKind kind, double penalty, int qualifierWords, boolean inBbox) {
+      Integer[] order = new Integer[n];
+      for (int i = 0; i < n; i++) {
+        order[i] = i;
+      }
+      // Heaviest first; equal weights keep the data's order (most populous first).
+      Arrays.sort(order, (x, y) -> Double.compare(weights[y], weights[x]));
+      this.refs = new int[n];
+      this.weights = new double[n];
+      double sum = 0;
+      for (int i = 0; i < n; i++) {
+        this.refs[i] = refs[order[i]];
+        this.weights[i] = weights[order[i]];
+        sum += this.weights[i];
+      }
       this.n = n;
-      this.total = total;
+      this.total = sum;
+      double near = this.weights[0];
+      for (int i = 1; i < n; i++) {
+        if (distanceM(0, i) <= SAME_PLACE_M) {
+          near += this.weights[i];
+        }
+      }
+      this.bestShare = near / sum;
       this.kind = kind;
       this.penalty = penalty;
       this.qualifierWords = qualifierWords;
       this.inBbox = inBbox;
-      int b = 0;
-      for (int i = 1; i < n; i++) {
-        if (weights[i] > weights[b]) {
-          b = i;
-        }
-      }
-      this.best = b;
     }
 
-    /** The city with the largest weight. */
-    int bestCity() {
-      return cities[best];
+    /** The heaviest candidate. */
+    int bestRef() {
+      return refs[0];
+    }
+
+    private double distanceM(int i, int j) {
+      return GridIndex.haversineM(latOf(refs[i]), lonOf(refs[i]), latOf(refs[j]), lonOf(refs[j]));
     }
 
     double confidence(int i) {
-      double c = kind.base() * penalty * weights[i] / total;
+      double share = i == 0 ? bestShare : weights[i] / total;
+      double c = kind.base() * penalty * share;
       return Math.max(Gazetteer.MIN_CONFIDENCE, Math.min(MAX_CONFIDENCE, c));
     }
 
@@ -501,8 +632,8 @@ final class ForwardResolver {
       if (inBbox != other.inBbox) {
         return inBbox;
       }
-      double c = confidence(best);
-      double o = other.confidence(other.best);
+      double c = confidence(0);
+      double o = other.confidence(0);
       if (Math.abs(c - o) > 1e-9) {
         return c > o;
       }
@@ -510,82 +641,18 @@ final class ForwardResolver {
     }
 
     List<ForwardMatch> matches() {
-      Integer[] order = new Integer[n];
-      for (int i = 0; i < n; i++) {
-        order[i] = i;
+      List<Alternative> alternatives = new ArrayList<>(MAX_ALTERNATIVES);
+      for (int i = 1; i < n && alternatives.size() < MAX_ALTERNATIVES; i++) {
+        double d = distanceM(0, i);
+        if (d > SAME_PLACE_M) {
+          alternatives.add(new Alternative(placeOf(refs[i]), confidence(i), d));
+        }
       }
-      Arrays.sort(order, (x, y) -> Double.compare(weights[y], weights[x]));
       List<ForwardMatch> out = new ArrayList<>(Math.min(n, MAX_RESULTS));
       for (int i = 0; i < n && i < MAX_RESULTS; i++) {
-        int k = order[i];
-        out.add(new ForwardMatch(g.place(cities[k]), confidence(k), kind));
+        out.add(new ForwardMatch(placeOf(refs[i]), confidence(i), kind, i == 0 ? alternatives : List.of()));
       }
       return out;
     }
-  }
-
-  // ---- word helpers ----
-
-  private static String[] words(String folded) {
-    return folded.isEmpty() ? new String[0] : folded.split(" ");
-  }
-
-  private static String join(String[] words, int from, int to) {
-    if (to - from == 1) {
-      return words[from];
-    }
-    return String.join(" ", Arrays.asList(words).subList(from, to));
-  }
-
-  private static int firstOf(Tokens t, int seg) {
-    int i = 0;
-    while (t.segment[i] != seg) {
-      i++;
-    }
-    return i;
-  }
-
-  private static int lastOf(Tokens t, int seg) {
-    int i = t.size() - 1;
-    while (t.segment[i] != seg) {
-      i--;
-    }
-    return i;
-  }
-
-  private static int stripTrailingPostcodes(Tokens t, int end) {
-    while (end > 0 && postcodeLike(t.words[end - 1])) {
-      end--;
-    }
-    return end;
-  }
-
-  /**
-   * Whether a folded word looks like a postcode or part of one: four or more digits ({@code 20500},
-   * {@code 75007}), or two to four letters and digits mixed ({@code sw1a}, {@code 2aa}, {@code k1a}).
-   */
-  static boolean postcodeLike(String w) {
-    int digits = 0;
-    for (int i = 0; i < w.length(); i++) {
-      if (Character.isDigit(w.charAt(i))) {
-        digits++;
-      }
-    }
-    if (digits == 0) {
-      return false;
-    }
-    if (digits == w.length()) {
-      return digits >= 4;
-    }
-    return w.length() >= 2 && w.length() <= 4;
-  }
-
-  private static boolean hasDigit(String w) {
-    for (int i = 0; i < w.length(); i++) {
-      if (Character.isDigit(w.charAt(i))) {
-        return true;
-      }
-    }
-    return false;
   }
 }

@@ -12,8 +12,6 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,9 +20,11 @@ import java.util.Properties;
 import java.util.zip.GZIPInputStream;
 
 /**
- * An offline world-cities gazetteer (GeoNames, CC-BY 4.0) held in memory: forward lookup of city
- * names with optional region and country qualifiers, and reverse lookup of the city a point is in
- * or nearest to. Answers are city level, never street level.
+ * An offline world gazetteer (GeoNames, CC-BY 4.0) held in memory: forward lookup of city names
+ * with optional region and country qualifiers, and of countries, dependent territories and
+ * first-level divisions by name (answered at a representative point: the capital or seat); and
+ * reverse lookup of the city a point is in or nearest to. Answers are city level at best, never
+ * street level.
  *
  * <p>Data: the resources under {@code gazetteer/} on the classpath, produced by
  * {@code scripts/gazetteer/build.sh} (see docs/gazetteer.md). Cities are held in parallel
@@ -70,17 +70,13 @@ public final class Gazetteer {
   private final int[] population;
   private final short[] country;
   private final int[] admin1;
+  private final byte[] rank;
   private final byte[] nameBytes;
   private final int[] nameStart;
   private final NameIndex names;
   private final GridIndex grid;
 
-  private final String[] countryIso2;
-  private final String[] countryName;
-  private final Map<String, Integer> countryByKey;
-  private final String[] admin1Name;
-  private final short[] admin1Country;
-  private final Map<String, int[]> admin1ByKey;
+  private final CountryNames areas;
   private final Map<String, String> info;
   private final ForwardResolver forward;
 
@@ -90,16 +86,12 @@ public final class Gazetteer {
     this.population = l.population;
     this.country = l.country;
     this.admin1 = l.admin1;
+    this.rank = l.rank;
     this.nameBytes = l.nameBytes;
     this.nameStart = l.nameStart;
     this.names = l.names;
     this.grid = GridIndex.build(latE5, lonE5);
-    this.countryIso2 = l.countryIso2;
-    this.countryName = l.countryName;
-    this.countryByKey = Map.copyOf(l.countryByKey);
-    this.admin1Name = l.admin1Name;
-    this.admin1Country = l.admin1Country;
-    this.admin1ByKey = Map.copyOf(l.admin1ByKey);
+    this.areas = CountryNames.fromRows(l.countryRows, l.admin1Rows, l.names);
     this.info = Map.copyOf(l.info);
     this.forward = new ForwardResolver(this);
   }
@@ -124,8 +116,8 @@ public final class Gazetteer {
     try {
       Loader l = new Loader();
       l.readInfo(opener);
-      l.readCountries(opener);
-      l.readAdmin1(opener);
+      l.countryRows = Loader.readTsv(opener, "countries.tsv");
+      l.admin1Rows = Loader.readTsv(opener, "admin1.tsv");
       l.readCities(opener);
       return new Gazetteer(l);
     } catch (IOException e) {
@@ -134,12 +126,25 @@ public final class Gazetteer {
   }
 
   /**
-   * Forward lookup: the cities the query most likely names, best first (at most five), or an empty
-   * list when it names no known city. Uses {@code components.locality/region/country} when a
-   * locality is given, else parses {@code text}; prefers cities inside {@code bbox} when given.
+   * Forward lookup: the places the query most likely names, best first (at most five), or an
+   * empty list when it names no known place. A place is a city, or a country, territory or
+   * first-level division named as such ({@code Bahrain}, {@code Texas}, {@code Ontario, Canada}).
+   * Uses {@code components.locality/region/country} when a locality is given, else parses
+   * {@code text}; prefers places inside {@code bbox} when given. When the query names a country,
+   * every match is in it (or one of the countries its words can mean).
    */
   public List<ForwardMatch> forward(ForwardQuery query) {
+    return forward.resolve(query).matches();
+  }
+
+  /** {@link #forward(ForwardQuery)} with the country and region the query named. */
+  public ForwardResolution resolve(ForwardQuery query) {
     return forward.resolve(query);
+  }
+
+  /** The country and region names the gazetteer knows, and which of them a query names. */
+  public CountryNames countryNames() {
+    return areas;
   }
 
   /** {@link #reverse(double, double, double)} within {@link #DEFAULT_MAX_REVERSE_DISTANCE_M}. */
@@ -210,7 +215,7 @@ public final class Gazetteer {
 
   /** Bytes held by the big arrays (cities, names, indexes); excludes the small country and region tables. */
   public long approximateBytes() {
-    long cities = (long) latE5.length * (4 + 4 + 4 + 2 + 4 + 4) + nameBytes.length;
+    long cities = (long) latE5.length * (4 + 4 + 4 + 2 + 4 + 1 + 4) + nameBytes.length;
     return cities + names.arrayBytes() + grid.arrayBytes();
   }
 
@@ -283,29 +288,24 @@ public final class Gazetteer {
     return lonE5[city] / 1e5;
   }
 
-  /** The country index for a folded country key (name, alias, ISO-2 or ISO-3 code), or null. */
-  Integer countryByKey(String foldedKey) {
-    return countryByKey.get(foldedKey);
+  CountryNames areas() {
+    return areas;
   }
 
-  /** The first-level divisions a folded key may name (several countries may share one), or null. */
-  int[] admin1ByKey(String foldedKey) {
-    return admin1ByKey.get(foldedKey);
-  }
-
-  int admin1Country(int admin1Id) {
-    return admin1Country[admin1Id];
+  /** 3 a capital, 2 a first-level seat or seat of government, 1 a second-level seat, 0 another place. */
+  int rankOf(int city) {
+    return rank[city];
   }
 
   Place place(int city) {
     int a = admin1[city];
     int c = country[city];
     String name = new String(nameBytes, nameStart[city], nameStart[city + 1] - nameStart[city], StandardCharsets.UTF_8);
-    return new Place(
+    return Place.locality(
         name,
-        a >= 0 ? admin1Name[a] : null,
-        countryIso2[c],
-        countryName[c],
+        a >= 0 ? areas.regionName(a) : null,
+        areas.iso2(c),
+        areas.countryName(c),
         latOf(city),
         lonOf(city),
         population[city]);
@@ -313,29 +313,17 @@ public final class Gazetteer {
 
   /** Reads the resources into arrays; single use, single thread. */
   private static final class Loader {
-    private static final List<String> REGION_SUFFIXES = List.of(
-        " province", " region", " state", " oblast", " prefecture", " governorate", " district",
-        " county", " department", " voivodeship", " krai", " kray", " territory", " republic");
-    private static final List<String> REGION_PREFIXES = List.of(
-        "state of ", "province of ", "region of ", "republic of ", "city of ");
-
     int[] latE5;
     int[] lonE5;
     int[] population;
     short[] country;
     int[] admin1;
+    byte[] rank;
     byte[] nameBytes;
     int[] nameStart;
     NameIndex names;
-
-    String[] countryIso2;
-    String[] countryName;
-    final Map<String, Integer> countryIndex = new HashMap<>();
-    final Map<String, Integer> countryByKey = new HashMap<>();
-    String[] admin1Name;
-    short[] admin1Country;
-    final Map<String, Integer> admin1Index = new HashMap<>();
-    final Map<String, int[]> admin1ByKey = new HashMap<>();
+    List<String[]> countryRows;
+    List<String[]> admin1Rows;
     final Map<String, String> info = new LinkedHashMap<>();
 
     void readInfo(ResourceOpener opener) throws IOException {
@@ -343,76 +331,6 @@ public final class Gazetteer {
         Properties p = new Properties();
         p.load(new InputStreamReader(in, StandardCharsets.UTF_8));
         p.stringPropertyNames().stream().sorted().forEach(k -> info.put(k, p.getProperty(k)));
-      }
-    }
-
-    void readCountries(ResourceOpener opener) throws IOException {
-      List<String[]> rows = readTsv(opener, "countries.tsv");
-      countryIso2 = new String[rows.size()];
-      countryName = new String[rows.size()];
-      for (int i = 0; i < rows.size(); i++) {
-        String[] f = rows.get(i);
-        countryIso2[i] = f[0];
-        countryName[i] = f[2];
-        countryIndex.put(f[0], i);
-        List<String> keys = new ArrayList<>(List.of(f[0], f[1], f[2]));
-        if (f.length > 3 && !f[3].isEmpty()) {
-          keys.addAll(Arrays.asList(f[3].split("\\|")));
-        }
-        for (String k : keys) {
-          String folded = TextFold.fold(k);
-          if (!folded.isEmpty()) {
-            countryByKey.putIfAbsent(folded, i);
-            if (folded.startsWith("the ")) {
-              countryByKey.putIfAbsent(folded.substring(4), i);
-            }
-          }
-        }
-      }
-    }
-
-    void readAdmin1(ResourceOpener opener) throws IOException {
-      List<String[]> rows = readTsv(opener, "admin1.tsv");
-      admin1Name = new String[rows.size()];
-      admin1Country = new short[rows.size()];
-      Map<String, List<Integer>> byKey = new HashMap<>();
-      for (int i = 0; i < rows.size(); i++) {
-        String[] f = rows.get(i);
-        String code = f[0];
-        Integer c = countryIndex.get(code.substring(0, code.indexOf('.')));
-        admin1Name[i] = f[1];
-        admin1Country[i] = (short) (c == null ? -1 : c);
-        admin1Index.put(code, i);
-        List<String> keys = new ArrayList<>();
-        keys.add(f[1]);
-        if (f.length > 2 && !f[2].isEmpty()) {
-          keys.addAll(Arrays.asList(f[2].split("\\|")));
-        }
-        for (String k : keys) {
-          String folded = TextFold.fold(k);
-          addRegionKey(byKey, folded, i);
-          for (String s : REGION_SUFFIXES) {
-            if (folded.endsWith(s) && folded.length() > s.length()) {
-              addRegionKey(byKey, folded.substring(0, folded.length() - s.length()), i);
-            }
-          }
-          for (String p : REGION_PREFIXES) {
-            if (folded.startsWith(p) && folded.length() > p.length()) {
-              addRegionKey(byKey, folded.substring(p.length()), i);
-            }
-          }
-        }
-      }
-      byKey.forEach((k, ids) -> admin1ByKey.put(k, ids.stream().mapToInt(Integer::intValue).toArray()));
-    }
-
-    private static void addRegionKey(Map<String, List<Integer>> byKey, String key, int id) {
-      if (key.isEmpty()) {
-        return;
-      }
-      List<Integer> ids = byKey.computeIfAbsent(key, k -> new ArrayList<>(1));
-      if (!ids.contains(id)) {
-        ids.add(id);
       }
     }
 
@@ -426,8 +344,8 @@ public final class Gazetteer {
       try {
         byte[] magic = new byte[4];
         b.get(magic);
-        if (!"GZT1".equals(new String(magic, StandardCharsets.US_ASCII))) {
-          throw new IOException("cities.bin.gz: not a GZT1 file");
+        if (!"GZT2".equals(new String(magic, StandardCharsets.US_ASCII))) {
+          throw new IOException("cities.bin.gz: not a GZT2 file");
         }
         int n = b.getInt();
         latE5 = ints(b, n);
@@ -437,6 +355,8 @@ public final class Gazetteer {
         b.asShortBuffer().get(country);
         b.position(b.position() + 2 * n);
         admin1 = ints(b, n);
+        rank = new byte[n];
+        b.get(rank);
         nameStart = lengthsToStarts(b, n);
         nameBytes = new byte[nameStart[n]];
         b.get(nameBytes);
@@ -462,12 +382,13 @@ public final class Gazetteer {
 
     private void check(int n, int k, int[] postings) throws IOException {
       for (int i = 0; i < n; i++) {
-        if (country[i] < 0 || country[i] >= countryIso2.length || admin1[i] < -1 || admin1[i] >= admin1Name.length) {
+        if (country[i] < 0 || country[i] >= countryRows.size() || admin1[i] < -1 || admin1[i] >= admin1Rows.size()
+            || rank[i] < 0 || rank[i] > 3) {
           throw new IOException("cities.bin.gz: city " + i + " refers to a country or region that is not in the tables");
         }
       }
       for (int p : postings) {
-        if (NameIndex.city(p) >= n) {
+        if (NameIndex.city(p) >= n || NameIndex.how(p) > NameIndex.OTHER_ALTERNATE) {
           throw new IOException("cities.bin.gz: a posting refers to city " + NameIndex.city(p) + " of " + n);
         }
       }
@@ -489,7 +410,7 @@ public final class Gazetteer {
       return starts;
     }
 
-    private static List<String[]> readTsv(ResourceOpener opener, String name) throws IOException {
+    static List<String[]> readTsv(ResourceOpener opener, String name) throws IOException {
       List<String[]> rows = new ArrayList<>();
       try (BufferedReader r = new BufferedReader(new InputStreamReader(open(opener, name), StandardCharsets.UTF_8))) {
         for (String line = r.readLine(); line != null; line = r.readLine()) {

@@ -8,13 +8,22 @@ import java.util.Arrays;
  *
  * <p>Keys are stored once, UTF-8, end to end in one byte array, sorted by their bytes (unsigned),
  * and found by binary search (about 18 comparisons for 260,000 keys). Each key's postings are a
- * slice of one int array, a posting being {@code city << 1 | alternate}: {@code alternate} is 1
- * when the key comes from an alternate name rather than the city's own name. Within a slice
- * postings are in city order, which is most populous first.
+ * slice of one int array, a posting being {@code city << 2 | how}: {@code how} is
+ * {@link #OWN} when the key is the city's own name, {@link #SHORT_FORM} when it is an alternate name
+ * whose words stand in the own name ("Matamoros" for Heroica Matamoros, "New York" for New York
+ * City), {@link #OTHER_ALTERNATE} for any other alternate name (historical, foreign: "Londres").
+ * Within a slice postings are in city order, which is most populous first.
  *
  * <p>Immutable and thread-safe.
  */
 final class NameIndex {
+
+  /** The key is the city's own name. */
+  static final int OWN = 0;
+  /** The key is an alternate name whose words stand in the city's own name. */
+  static final int SHORT_FORM = 1;
+  /** The key is another alternate name. */
+  static final int OTHER_ALTERNATE = 2;
 
   private final byte[] keyBytes;
   private final int[] keyStart;
@@ -56,6 +65,20 @@ final class NameIndex {
     return -1;
   }
 
+  /** Whether some city bears this folded key as its own name (not only as an alternate). */
+  boolean isOwnName(String foldedKey) {
+    int id = find(foldedKey);
+    if (id < 0) {
+      return false;
+    }
+    for (int i = postStart[id]; i < postStart[id + 1]; i++) {
+      if (how(postings[i]) == OWN) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** First posting index of a key. */
   int start(int keyId) {
     return postStart[keyId];
@@ -73,12 +96,17 @@ final class NameIndex {
 
   /** The city of a posting. */
   static int city(int posting) {
-    return posting >>> 1;
+    return posting >>> 2;
+  }
+
+  /** How a posting's key names its city: {@link #OWN}, {@link #SHORT_FORM} or {@link #OTHER_ALTERNATE}. */
+  static int how(int posting) {
+    return posting & 3;
   }
 
   /** Whether a posting matched an alternate name rather than the city's own. */
   static boolean alternate(int posting) {
-    return (posting & 1) != 0;
+    return how(posting) != OWN;
   }
 
   /** Number of distinct keys. */

@@ -22,11 +22,13 @@ import java.util.Optional;
 
 /**
  * The {@code gazetteer} rung: answers from the in-memory {@link Gazetteer}, offline, at city
- * level.
+ * level at best.
  *
  * <p>Hits are in {@code EPSG:4326} with {@code x} = longitude and {@code y} = latitude, precision
- * {@code locality}, the label "city, region, country", and for reverse lookups the distance in
- * metres from the asked point to the city centre. A query that names no known city, or a point
+ * {@code locality} for a city, {@code region} or {@code country} for a first-level division or a
+ * country named as such (its point is the seat or capital: {@link GazetteerNotices} has the
+ * notice that says so), the label "city, region, country", and for reverse lookups the distance
+ * in metres from the asked point to the city centre. A query that names no known city, or a point
  * with no city within the reverse radius, is {@link ProviderAnswer#noMatch}; coordinates out of
  * range are {@link FailureClass#REJECTED}.
  *
@@ -39,7 +41,7 @@ public final class GazetteerAdapter implements LocalAdapter {
 
   /** The CRS of every hit. */
   public static final String CRS = "EPSG:4326";
-  /** The precision of every hit: a city centre. */
+  /** The precision of a city hit, and of every reverse hit: a city centre. */
   public static final String PRECISION = "locality";
 
   private final Gazetteer gazetteer;
@@ -95,11 +97,11 @@ public final class GazetteerAdapter implements LocalAdapter {
   public Future<ProviderAnswer> forward(ForwardQuery query) {
     List<ForwardMatch> matches = gazetteer.forward(query);
     if (matches.isEmpty()) {
-      return Future.succeededFuture(ProviderAnswer.noMatch("no known city name in the query"));
+      return Future.succeededFuture(ProviderAnswer.noMatch("no known place name in the query"));
     }
     List<RawHit> hits = new ArrayList<>(matches.size());
     for (ForwardMatch m : matches) {
-      hits.add(hit(m.place(), m.confidence()));
+      hits.add(RawHit.of(m.place().lon(), m.place().lat(), CRS, m.confidence(), m.place().label(), m.precision()));
     }
     return Future.succeededFuture(new ProviderAnswer.Found(hits));
   }

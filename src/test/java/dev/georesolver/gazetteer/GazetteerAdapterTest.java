@@ -47,6 +47,15 @@ class GazetteerAdapterTest {
   }
 
   @Test
+  void aCountryNamedAloneIsAHitAtCountryPrecisionAtItsCapital() {
+    RawHit hit = ((ProviderAnswer.Found) answer(adapter.forward(ForwardQuery.of("Bahrain")))).best();
+    assertThat(hit.precision()).isEqualTo("country");
+    assertThat(hit.label()).isEqualTo("Bahrain");
+    assertThat(hit.y()).isCloseTo(26.2279, within(0.05));
+    assertThat(GazetteerNotices.opener(hit.precision())).contains("whole country");
+  }
+
+  @Test
   void ambiguousForwardQueriesReturnSeveralHitsBestFirst() {
     ProviderAnswer.Found f = (ProviderAnswer.Found) answer(adapter.forward(ForwardQuery.of("Springfield")));
     assertThat(f.hits()).hasSizeBetween(2, ForwardResolver.MAX_RESULTS);

@@ -131,7 +131,7 @@ class GazetteerForwardTest {
   @ParameterizedTest
   @ValueSource(strings = {
       "qwxzv plorkington", "the", "of", "new", "street", "Main Street", "10 Downing Street",
-      "Statue of Liberty", "123", "!!!", "   ", "US", "USA", "Texas", "Springfield, UK"})
+      "Statue of Liberty", "123", "!!!", "   ", "Springfield, UK"})
   @DisplayName("text naming no known city gets no match, never a random city")
   void garbageAndCommonWordsGetNoMatch(String query) {
     assertThat(forward(query)).isEmpty();
@@ -144,12 +144,35 @@ class GazetteerForwardTest {
     ForwardMatch newYork = best("New York");
     assertThat(newYork.place().lat()).isCloseTo(40.7128, within(0.1));
     assertThat(newYork.confidence()).isGreaterThan(0.8);
-    // "California" most likely means the state: its namesake towns elsewhere come with low confidence.
-    assertThat(best("California").confidence()).isLessThan(0.3);
+    // "California" most likely means the state, which is answered as such; its namesake towns
+    // elsewhere are alternatives.
+    ForwardMatch california = best("California");
+    assertThat(california.precision()).isEqualTo("region");
+    assertThat(california.place().name()).isEqualTo("California");
+    assertThat(california.alternatives()).isNotEmpty();
     // "Washington" may mean the state: the capital comes first, less sure than "Washington, DC".
     ForwardMatch washington = best("Washington");
     assertThat(washington.place().region()).isEqualTo("District of Columbia");
     assertThat(washington.confidence()).isLessThan(best("Washington, DC").confidence());
+  }
+
+  @ParameterizedTest(name = "{0} -> {1} {2}")
+  @CsvSource(delimiter = ';', value = {
+      "US;            country; US; Washington",
+      "USA;           country; US; Washington",
+      "Bahrain;       country; BH; Manama",
+      "Isle of Man;   country; IM; Douglas",
+      "Texas;         region;  US; Austin",
+      "Texas, USA;    region;  US; Austin",
+      "Ontario, Canada; region; CA; Toronto",
+  })
+  @DisplayName("a country or a first-level division named as such is answered at its capital or seat")
+  void countriesAndRegionsAreAnsweredAsAreas(String query, String precision, String country, String point) {
+    ForwardMatch m = best(query);
+    assertThat(m.precision()).isEqualTo(precision);
+    assertThat(m.place().countryCode()).isEqualTo(country);
+    assertThat(m.place().pointName()).isEqualTo(point);
+    assertThat(m.place().pointNote()).contains(point).contains("stands for");
   }
 
   @Test
