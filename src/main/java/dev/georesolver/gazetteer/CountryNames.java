@@ -1,6 +1,6 @@
 package dev.georesolver.gazetteer;
 
-import dev.georesolver.provider.ForwardQuery;
+import dev.georesolver.geo.ForwardQuery;
 
 import java.util.ArrayList;
 import java.util.Arrays;

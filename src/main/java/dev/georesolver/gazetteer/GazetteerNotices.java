@@ -1,6 +1,6 @@
 package dev.georesolver.gazetteer;
 
-import dev.georesolver.provider.Precision;
+import dev.georesolver.geo.Precision;
 
 /**
  * The result's notice opener for a gazetteer answer, by its precision: a city centre, or a point

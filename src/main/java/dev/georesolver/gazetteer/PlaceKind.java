@@ -1,6 +1,6 @@
 package dev.georesolver.gazetteer;
 
-import dev.georesolver.provider.Precision;
+import dev.georesolver.geo.Precision;
 
 /**
  * What a gazetteer answer stands for: a populated place, a first-level division (state, province,

@@ -2,7 +2,7 @@ package dev.georesolver.gazetteer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.georesolver.provider.ForwardQuery;
+import dev.georesolver.geo.ForwardQuery;
 
 import java.io.IOException;
 import java.io.InputStream;

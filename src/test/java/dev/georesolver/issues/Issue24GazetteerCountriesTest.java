@@ -7,7 +7,7 @@ import dev.georesolver.gazetteer.AskedArea;
 import dev.georesolver.gazetteer.ForwardMatch;
 import dev.georesolver.gazetteer.ForwardResolution;
 import dev.georesolver.gazetteer.Gazetteer;
-import dev.georesolver.provider.ForwardQuery;
+import dev.georesolver.geo.ForwardQuery;
 
 import java.util.List;
 
