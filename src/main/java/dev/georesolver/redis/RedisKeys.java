@@ -161,7 +161,7 @@ public final class RedisKeys {
     return prefix + "index:" + tagged(cell);
   }
 
-  /** The single GEO set of releases before the index was sharded; read by nothing, see the README's migration note. */
+  /** The single GEO set of releases before the index was sharded; read by nothing, see the upgrade note in docs/clusters-and-redis.md. */
   public String legacyIndex() {
     return prefix + "index";
   }

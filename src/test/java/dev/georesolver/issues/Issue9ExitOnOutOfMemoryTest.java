@@ -38,7 +38,7 @@ class Issue9ExitOnOutOfMemoryTest {
   }
 
   @Test
-  @DisplayName("the container and the local stack start the JVM with the flag, and the README says to for java -jar")
+  @DisplayName("the container and the local stack start the JVM with the flag, and the running guide says to for java -jar")
   void everyOtherLauncherHasTheFlag() throws Exception {
     assertThat(Files.readString(Path.of("Dockerfile"))).containsPattern("(?m)^ENTRYPOINT \\[\"/app/jvm.sh\", \"exec\", \"" + Pattern.quote(FLAG) + "\"");
     String stack = Files.readString(Path.of("scripts/stack.sh"));
@@ -46,7 +46,7 @@ class Issue9ExitOnOutOfMemoryTest {
     assertThat(stack.lines().filter(l -> l.contains("echo \"$jvm ")).toList()).as("the classpath and the jar command lines")
         .hasSize(2).allSatisfy(l -> assertThat(l).containsAnyOf("dev.georesolver.cli.Main", "georesolver.jar"));
     assertThat(stack).as("no resolver command line outside the one built on $jvm").doesNotContain("echo \"java ");
-    assertThat(Files.readString(Path.of("README.md"))).contains("java " + FLAG + " -jar target/georesolver.jar");
+    assertThat(Files.readString(Path.of("docs/operating.md"))).contains("java " + FLAG + " -jar target/georesolver.jar");
   }
 
   private static void write(Path p, String content) throws Exception {

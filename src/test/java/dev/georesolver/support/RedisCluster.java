@@ -18,7 +18,7 @@ import java.util.stream.Collectors;
  * ready once every node reports {@code cluster_state:ok}. Nothing is persisted but each node's
  * {@code nodes.conf}, so a master killed with {@link #kill(int)} and started again with
  * {@link #restart(int)} comes back on its port owning its slots, empty. The nodes run with
- * {@code cluster-require-full-coverage no} (what the README advises): the slots of a lost master
+ * {@code cluster-require-full-coverage no} (what docs/clusters-and-redis.md advises): the slots of a lost master
  * fail while the others keep serving. Torn down by {@link #close()}.
  */
 public final class RedisCluster implements AutoCloseable {
