@@ -283,6 +283,13 @@ public final class Addresses {
   public static final String STATE_DEBTS_STATS = "geocode.state.debts.stats";
 
   /**
+   * The dead letters, request/reply. Body JSON {@code {"limit"}} (1–{@link #MAX_PAGE}); reply
+   * {@code {"dead": [{"idempotency_key", "intent", "direction", "tenant", "served_rung", "attempts",
+   * "last_error", "accepted_at_ms", "died_at_ms"}…]}}, the longest dead first.
+   */
+  public static final String STATE_DEBTS_DEAD = "geocode.state.debts.dead";
+
+  /**
    * Page the outbox, request/reply. Body JSON {@code {"after": cursor|null, "limit"}}; reply
    * {@code {"corrections": [Correction JSON…], "next": cursor}}, oldest first; an empty page keeps
    * the cursor. Fails with {@link FailureCode#BAD_REQUEST} for a cursor that is not one.

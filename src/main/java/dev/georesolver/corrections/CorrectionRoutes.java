@@ -37,7 +37,9 @@ import java.util.List;
  *       cursor, then live events follow, de-duplicated by cursor, so nothing committed in between
  *       is missed or sent twice. A client that cannot keep up is disconnected (it resumes);
  *   <li>{@code GET /v1/reconcile}: {@code {"pending", "in_progress", "done", "dead",
- *       "oldest_pending_age_s", "drain_rate_per_s", …}} (an admin's, once tenants exist).
+ *       "oldest_pending_age_s", "drain_rate_per_s", …}} (an admin's, once tenants exist);
+ *   <li>{@code GET /v1/reconcile/dead?limit=N}: the dead letters, the longest dead first, each with
+ *       its key, tenant, attempts and last error (an admin's, like the figures).
  * </ul>
  *
  * <p>Each tenant reads its own corrections: the feed and the stream hold only the corrections of
@@ -81,10 +83,33 @@ public final class CorrectionRoutes {
         new Stream(ctx, bus, feed).start();
       }
     });
+    router.get("/v1/reconcile/dead").handler(ctx -> deadLetters(ctx, bus));
     router.get("/v1/reconcile").handler(ctx -> bus.<JsonObject>request(Addresses.RECONCILE_STATUS, "",
             Node.of(ctx.vertx()).to(Addresses.RECONCILE_STATUS).setSendTimeout(5000))
         .onSuccess(m -> json(ctx.response(), m.body()))
         .onFailure(t -> unavailable(ctx.response(), "the reconciler did not answer: " + t.getMessage())));
+  }
+
+  /** {@code GET /v1/reconcile/dead?limit=N}: the dead letters (admin; under the reconcile guard). */
+  private static void deadLetters(RoutingContext ctx, EventBus bus) {
+    String limitText = ctx.queryParams().get("limit");
+    int limit = DEFAULT_LIMIT;
+    if (limitText != null) {
+      try {
+        limit = Integer.parseInt(limitText);
+      } catch (NumberFormatException e) {
+        limit = -1;
+      }
+      if (limit < 1 || limit > Addresses.MAX_PAGE) {
+        Problems.badRequest(ctx.response(), List.of(new FieldProblem("limit", "must be an integer in [1, " + Addresses.MAX_PAGE + "]")),
+            null);
+        return;
+      }
+    }
+    bus.<JsonObject>request(Addresses.STATE_DEBTS_DEAD, new JsonObject().put("limit", limit),
+            Node.of(ctx.vertx()).to(Addresses.STATE_DEBTS_DEAD).setSendTimeout(5000))
+        .onSuccess(m -> json(ctx.response(), m.body()))
+        .onFailure(t -> unavailable(ctx.response(), "the state store did not answer: " + t.getMessage()));
   }
 
   /** Whose corrections a request reads: one tenant's, or every one's ({@code tenant} null). */

@@ -15,6 +15,7 @@ import dev.georesolver.state.tables.Table;
 import dev.georesolver.state.tables.Tables;
 import dev.georesolver.state.tables.Txn;
 import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.time.Clock;
@@ -208,6 +209,15 @@ final class QueueStore implements StateStore.Debts {
     return tables.read(x -> x.counters(ITEMS).compose(counts -> x.range(ITEMS, QueueRules.OPEN, Double.NEGATIVE_INFINITY,
         Double.POSITIVE_INFINITY, 0, 1).map(oldest -> QueueRules.stats(counts,
             oldest.isEmpty() ? null : (long) oldest.get(0).score(), clock.millis()))));
+  }
+
+  @Override
+  public Future<JsonArray> deadLetters(int limit) {
+    return items(QueueRules.DEAD_LETTERS, limit).map(dead -> {
+      JsonArray out = new JsonArray();
+      dead.forEach(i -> out.add(QueueRules.deadLetter(i)));
+      return out;
+    });
   }
 
   /** Removes up to {@code slice} done items kept past {@link QueueRules#DONE_KEEP_MS}; how many. */

@@ -82,6 +82,9 @@ public interface StateStore {
 
     /** The queue's figures. */
     Future<QueueStats> stats();
+
+    /** The dead letters, the longest dead first, at most {@code limit}: {@code [{"idempotency_key", "attempts", "last_error", …}]}. */
+    Future<io.vertx.core.json.JsonArray> deadLetters(int limit);
   }
 
   /** The corrections outbox and the delivery cursors of its consumers. */

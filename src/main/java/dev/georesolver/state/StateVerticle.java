@@ -200,6 +200,8 @@ public final class StateVerticle extends VerticleBase {
         }))));
     cs.add(bus.<JsonObject>consumer(Addresses.STATE_DEBTS_SETTLE, m -> reply(m, settle(m.body()).map(Settled::toJson))));
     cs.add(bus.consumer(Addresses.STATE_DEBTS_STATS, m -> reply(m, store.debts().stats().map(QueueStats::toJson))));
+    cs.add(bus.<JsonObject>consumer(Addresses.STATE_DEBTS_DEAD, m -> reply(m, store.debts()
+        .deadLetters(Math.max(1, Math.min(MAX_PAGE, m.body().getInteger("limit", 100)))).map(d -> new JsonObject().put("dead", d)))));
     cs.add(bus.<JsonObject>consumer(Addresses.STATE_CORRECTIONS_PAGE, this::onPage));
     cs.add(bus.<JsonObject>consumer(Addresses.STATE_CORRECTIONS_CURSOR, this::onCursor));
     if (store.cache().enabled()) {

@@ -199,6 +199,10 @@ class ReconcileBehaviourScenarioTest {
     assertThat(primary.count()).as("the live call and three attempts").isEqualTo(4);
     DrillLadder.await("the figure in /metrics", Duration.ofSeconds(10), () -> s.get("/metrics").await().bodyAsString()
         .contains("georesolver_reconcile_queue{state=\"dead\"} 1.0"));
+    JsonObject dead = s.get("/v1/reconcile/dead").await().bodyAsJsonObject().getJsonArray("dead").getJsonObject(0);
+    assertThat(dead.getInteger("attempts")).isEqualTo(3);
+    assertThat(dead.getString("last_error")).as(dead.encode()).contains("primary");
+    assertThat(dead.getString("tenant")).isEqualTo("public");
     assertThat(feed(s)).isEmpty();
   }
 

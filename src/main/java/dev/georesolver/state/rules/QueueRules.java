@@ -203,6 +203,25 @@ public final class QueueRules {
     return Math.max(0, counts.getOrDefault(state, 0L));
   }
 
+  /**
+   * What an operator sees of a dead letter: the request's key, intent, direction and tenant, the
+   * rung that served the degraded answer, the attempts it failed, its last error, and when it was
+   * accepted and died (epoch ms). Never the request itself (it may hold an address).
+   */
+  public static java.util.Map<String, Object> deadLetter(QueueItem i) {
+    java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
+    m.put("idempotency_key", i.debt().idempotencyKey());
+    m.put("intent", i.debt().intent());
+    m.put("direction", i.debt().direction().name().toLowerCase(java.util.Locale.ROOT));
+    m.put("tenant", i.debt().tenant());
+    m.put("served_rung", i.debt().servedRung());
+    m.put("attempts", i.attempts());
+    m.put("last_error", i.lastError());
+    m.put("accepted_at_ms", i.acceptedAtMs());
+    m.put("died_at_ms", i.updatedAtMs());
+    return m;
+  }
+
   /** Whether a done item has been kept long enough to be pruned. */
   public static boolean prunable(QueueItem i, long nowMs) {
     return DONE.equals(i.state()) && i.updatedAtMs() + DONE_KEEP_MS <= nowMs;

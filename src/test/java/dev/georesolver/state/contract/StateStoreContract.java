@@ -205,6 +205,27 @@ public abstract class StateStoreContract {
   }
 
   @Test
+  @DisplayName("the dead letters are listed, the longest dead first, with their attempts and last error, never their request")
+  void deadLettersAreListed() {
+    enqueue(d("a", 1, 1000), d("b", 1, 2000), d("c", 1, 3000));
+    List<LeasedDebt> ls = lease("r1", 3);
+    call(() -> q().dead("r1", ls.get(1), "primary: 503"));
+    clock.advanceMs(10);
+    call(() -> q().retry("r1", ls.get(0), now(), "primary: timeout"));
+    clock.advanceMs(10);
+    call(() -> q().dead("r1", ls.get(2), "primary: 429"));
+    JsonArray dead = call(() -> q().deadLetters(10));
+    assertThat(dead).hasSize(2);
+    JsonObject first = dead.getJsonObject(0);
+    assertThat(first.getString("idempotency_key")).isEqualTo(ns + "b");
+    assertThat(first.getInteger("attempts")).isEqualTo(1);
+    assertThat(first.getString("last_error")).isEqualTo("primary: 503");
+    assertThat(first.containsKey("request")).isFalse();
+    assertThat(dead.getJsonObject(1).getString("idempotency_key")).isEqualTo(ns + "c");
+    assertThat(call(() -> q().deadLetters(1))).hasSize(1);
+  }
+
+  @Test
   @DisplayName("a settlement by another reconciler than the holder is lost and changes nothing")
   void onlyTheHolderSettles() {
     enqueue(d("a", 1, 1000));
