@@ -20,9 +20,11 @@ import io.vertx.core.json.JsonObject;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The reconcile queue over {@link Tables}, for every backend: one row per debt key in
@@ -228,14 +230,34 @@ final class QueueStore implements StateStore.Debts {
         }));
   }
 
-  /** Imports an item as another layout stored it (migration): written unless the key holds one already. */
-  Future<Boolean> importItem(QueueItem item) {
-    return tables.transact(x -> x.get(ITEMS, item.key()).map(r -> {
-      if (r.exists()) {
-        return false;
+  /**
+   * Imports items as an earlier release's layout stored them (the migration): each is written with
+   * its state, attempts, lease and times, unless its key holds an item already (imported before,
+   * or changed since). How many were written.
+   */
+  Future<Integer> importItems(List<QueueItem> items) {
+    if (items.isEmpty()) {
+      return Future.succeededFuture(0);
+    }
+    List<String> keys = items.stream().map(QueueItem::key).distinct().toList();
+    return tables.transact(x -> x.get(ITEMS, keys).map(rows -> {
+      Set<String> there = new HashSet<>();
+      rows.forEach(r -> {
+        if (r.exists()) {
+          there.add(r.key());
+        }
+      });
+      Map<String, Long> counts = new HashMap<>();
+      int written = 0;
+      for (QueueItem i : items) {
+        if (there.add(i.key())) {
+          x.put(ITEMS, i.key(), StateCodec.item(i), QueueRules.indexes(i));
+          QueueRules.countChange(null, i).forEach((state, d) -> counts.merge(state, d, Long::sum));
+          written++;
+        }
       }
-      write(x, null, item);
-      return true;
+      counts.forEach((state, d) -> x.add(ITEMS, state, d));
+      return written;
     }));
   }
 
