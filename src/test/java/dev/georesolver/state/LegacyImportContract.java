@@ -364,6 +364,36 @@ public abstract class LegacyImportContract {
   }
 
   @Test
+  @DisplayName("more than a page moves whole, page by page: a job's rows and slices, a tenant's chain")
+  void moreThanAPage() {
+    int n = LegacyImport.PAGE * 2 + 1;
+    String tenant = ns + "big";
+    BatchJob big = new BatchJob(ns + "big", ns, "key:big", BatchJob.QUEUED, spec().put("slice_rows", 1), n, 0, 0, 0, 0, 0, t0, null,
+        null);
+    try (EarlierLayout e = earlier()) {
+      e.job(big);
+      for (long i = 0; i < n; i++) {
+        e.row(big.id(), i, row(i), null);
+        e.slice(big.id(), i, BatchRules.Slice.FREE);
+      }
+      e.audit(tenant, events(tenant, n));
+    }
+    store = open(clock);
+    Map<String, Long> moved = call(() -> LegacyImport.run(store, legacy(store), clock));
+    assertThat(moved.get("batch_rows")).isEqualTo(n);
+    assertThat(moved.get("audit")).isEqualTo(n);
+    List<JsonObject> rows = call(() -> store.batches().page(big.id(), 0, n + 10));
+    assertThat(rows).hasSize(n);
+    assertThat(rows.get(n - 1).getJsonObject("row")).isEqualTo(row(n - 1));
+    long free = call(() -> store.tables().read(x -> x.count(BatchStore.slices(big.id()), BatchStore.FREE)));
+    assertThat(free).isEqualTo(n);
+    AuditReader.Report r = call(() -> AuditReader.verify(store, tenant)).get(0);
+    assertThat(r.ok()).isTrue();
+    assertThat(r.records()).isEqualTo(n);
+    assertEarlierGone();
+  }
+
+  @Test
   @DisplayName("the earlier layout is gone afterwards, and the import run again finds nothing and changes nothing")
   void earlierRemovedAndTwiceIsOnce() {
     Map<String, Long> moved = migrated();

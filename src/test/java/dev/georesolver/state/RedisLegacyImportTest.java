@@ -105,7 +105,7 @@ class RedisLegacyImportTest extends LegacyImportContract {
     store = open(clock);
     on.failure(() -> LegacyImport.run(store, new Flaky(legacy(store), Integer.MAX_VALUE, true), clock));
     // What a removal stopped half-way leaves: a tenant's chain and every item hash gone, the rest there.
-    try (LegacyRedisKeys e = new LegacyRedisKeys(on, url(), prefix())) {
+    try (LegacyRedisKeys e = new LegacyRedisKeys(on, url(), prefix(), false)) {
       e.send(Request.cmd(Command.DEL).arg(e.keys().audit(ns + "a")));
       for (String k : keys(e.keys().markerPrefix() + "*")) {
         e.send(Request.cmd(Command.DEL).arg(k));

@@ -41,11 +41,18 @@ public final class LegacyRedisKeys implements EarlierLayout {
 
   /** Keys under {@code prefix} in the Redis at {@code url}; the queue's stream and its group made, as the earlier store did at start. */
   public LegacyRedisKeys(OnContext on, String url, String prefix) {
+    this(on, url, prefix, true);
+  }
+
+  /** @param started whether to make the queue's stream and group, as the earlier store did at start (false: only look) */
+  public LegacyRedisKeys(OnContext on, String url, String prefix, boolean started) {
     this.on = on;
     this.redis = new GuardedRedis(on.vertx(), "legacy-fixture", url, 5000, new Metrics());
     this.keys = new RedisKeys(prefix, redis.cluster());
-    on.await(() -> redis.send(Request.cmd(Command.XGROUP).arg("CREATE").arg(keys.reconcile()).arg(RedisKeys.GROUP).arg("0")
-        .arg("MKSTREAM")).otherwise((Response) null));
+    if (started) {
+      on.await(() -> redis.send(Request.cmd(Command.XGROUP).arg("CREATE").arg(keys.reconcile()).arg(RedisKeys.GROUP).arg("0")
+          .arg("MKSTREAM")).otherwise((Response) null));
+    }
   }
 
   /** The earlier key rules. */

@@ -40,6 +40,7 @@ public final class LegacySqliteFile implements EarlierLayout {
       Connection c = DriverManager.getConnection("jdbc:sqlite:" + path.toAbsolutePath());
       try (Statement s = c.createStatement()) {
         s.execute("PRAGMA journal_mode=WAL");
+        s.execute("PRAGMA synchronous=NORMAL");
         for (int v = 0; v < version; v++) {
           for (String ddl : SqliteSchema.MIGRATIONS.get(v).statements()) {
             s.execute(ddl);
