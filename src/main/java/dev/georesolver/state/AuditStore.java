@@ -256,7 +256,8 @@ final class AuditStore implements StateStore.Audit {
 
   /**
    * Imports a retention anchor as an earlier release's layout stored it (the migration), unless
-   * this store's anchor is there already or further on (retention moved it since).
+   * this store's anchor is there already or further on (retention moved it since); records an
+   * earlier import brought below it go with it.
    */
   Future<Void> importAnchor(String tenant, AuditChain.Anchor a) {
     if (a.seq() <= 0) {
@@ -264,7 +265,9 @@ final class AuditStore implements StateStore.Audit {
     }
     return tables.transact(x -> anchor(x, tenant).map(current -> {
       if (current.seq() < a.seq()) {
+        // The earlier release's retention went further since an earlier import: the chain follows.
         x.put(meta(tenant), "anchor", StateCodec.bytes(new JsonObject().put("seq", a.seq()).put("hash", a.hash())), Map.of());
+        x.trim(chain(tenant), a.seq());
       }
       return (Void) null;
     })).compose(v -> register(tenant));

@@ -385,30 +385,29 @@ final class BatchStore implements StateStore.Batches {
   }
 
   /**
-   * Imports a job as an earlier release's layout stored it (the migration): its state and figures
-   * as they were, unless the id holds a job already; then its idempotency name and its place in the
-   * job list, each unless there. Import its rows and slices first: the job list is what makes a job
-   * visible to the workers. Whether the job was written.
+   * Imports a job as an earlier release's layout stored it (the migration), with its state and
+   * figures as they were: written when the id holds none, written again when an earlier import
+   * wrote it and nothing changed it since, left alone when this store changed it; then its
+   * idempotency name (unless there) and its place in the job list, as the job now stands. Import its
+   * rows and slices first: the job list is what makes a job visible to the workers. Whether the job
+   * was written.
    */
   Future<Boolean> importJob(BatchJob j) {
-    return tables.transact(x -> readJob(x, j.id()).map(stored -> {
-      if (stored != null) {
+    return tables.transact(x -> x.get(job(j.id()), "job").map(r -> {
+      if (r.exists() && (!StateCodec.isImported(r.body()) || StateCodec.job(r.body()).equals(j))) {
         return false;
       }
-      writeJob(x, j);
+      x.put(job(j.id()), "job", StateCodec.imported(StateCodec.job(j)), Map.of());
       return true;
     })).compose(written -> get(j.id()).compose(current -> {
-      BatchJob listed = current == null ? j : current;
-      String name = idemKey(listed.tenant(), listed.idemKey());
-      return tables.transact(x -> x.get(IDEM, name).compose(idem -> x.get(JOBS, listed.id()).map(entry -> {
+      String name = idemKey(current.tenant(), current.idemKey());
+      return tables.transact(x -> x.get(IDEM, name).map(idem -> {
         if (!idem.exists()) {
-          x.put(IDEM, name, listed.id().getBytes(StandardCharsets.UTF_8), Map.of());
+          x.put(IDEM, name, current.id().getBytes(StandardCharsets.UTF_8), Map.of());
         }
-        if (!entry.exists()) {
-          x.put(JOBS, listed.id(), listed.tenant().getBytes(StandardCharsets.UTF_8), listing(listed));
-        }
+        x.put(JOBS, current.id(), current.tenant().getBytes(StandardCharsets.UTF_8), listing(current));
         return written;
-      })));
+      }));
     }));
   }
 
@@ -443,8 +442,9 @@ final class BatchStore implements StateStore.Batches {
   }
 
   /**
-   * Imports a job's slices as an earlier release's layout stored them (the migration), each unless
-   * there: a done one out of the free index, one with rows left in it, scored by when its lease ends.
+   * Imports a job's slices as an earlier release's layout stored them (the migration): a done one
+   * out of the free index, one with rows left in it, scored by when its lease ends; each written
+   * unless there, or again when an earlier import wrote it and nothing changed it since.
    */
   Future<Integer> importSlices(String jobId, List<Legacy.Slice> in) {
     if (in.isEmpty()) {
@@ -454,11 +454,13 @@ final class BatchStore implements StateStore.Batches {
     return tables.transact(x -> x.get(slices(jobId), keys).map(stored -> {
       int written = 0;
       for (int k = 0; k < in.size(); k++) {
-        if (stored.get(k).exists()) {
+        Row r = stored.get(k);
+        BatchRules.Slice s = in.get(k).state();
+        if (r.exists() && (!StateCodec.isImported(r.body()) || StateCodec.slice(r.body()).equals(s))) {
           continue;
         }
-        BatchRules.Slice s = in.get(k).state();
-        x.put(slices(jobId), keys.get(k), StateCodec.slice(s), s.done() ? Map.of() : Map.of(FREE, (double) s.leaseUntilMs()));
+        x.put(slices(jobId), keys.get(k), StateCodec.imported(StateCodec.slice(s)),
+            s.done() ? Map.of() : Map.of(FREE, (double) s.leaseUntilMs()));
         written++;
       }
       return written;

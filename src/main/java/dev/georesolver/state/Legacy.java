@@ -79,6 +79,13 @@ public interface Legacy {
   Future<Boolean> present();
 
   /**
+   * A digest of what changes in the earlier layout when an earlier release writes to it, or
+   * {@code ""} when none can (a locked file): the import compares it before and after, and moves
+   * nothing away while an earlier resolver still writes.
+   */
+  Future<String> fingerprint();
+
+  /**
    * What the earlier layout holds, by kind ({@code queue}, {@code outbox}, {@code cursors},
    * {@code audit}, {@code jobs}, {@code batch_rows}, {@code cache.idem}, {@code cache.index}, and on
    * Redis {@code queue.dead} and {@code queue.delayed}), for the kinds a backend counts exactly and
@@ -125,10 +132,15 @@ public interface Legacy {
 
   /** {@code s} fit for a log line: at most 80 characters, control characters as {@code ?}. */
   static String printable(String s) {
+    return printable(s, 80);
+  }
+
+  /** {@code s} fit for a log line: at most {@code max} characters, control characters as {@code ?}. */
+  static String printable(String s, int max) {
     if (s == null) {
       return "null";
     }
-    String cut = s.length() > 80 ? s.substring(0, 80) + "..." : s;
+    String cut = s.length() > max ? s.substring(0, max) + "..." : s;
     return cut.replaceAll("[\\p{Cntrl}\\x{2028}\\x{2029}]", "?");
   }
 }

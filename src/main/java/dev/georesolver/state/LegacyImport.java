@@ -53,6 +53,8 @@ final class LegacyImport {
   static final int PAGE = 500;
   /** How long a shared store that could not be reached waits before the import is tried again, milliseconds. */
   static final long RETRY_MS = 5_000;
+  /** How long the earlier layout must hold still before it is moved (one an earlier resolver may write), milliseconds. */
+  static final long QUIET_MS = 1_000;
   /** Marks that the counts were checked and removal began ({@code removing}); its own group. */
   static final Table MARKER = Table.of("migration", "legacy");
 
@@ -66,9 +68,21 @@ final class LegacyImport {
     }
   }
 
+  /**
+   * The earlier layout changed while it was read: an earlier resolver still writes it. Nothing is
+   * removed; what was moved is moved again (a record an import wrote is brought up to date) once
+   * it holds still.
+   */
+  static final class Busy extends RuntimeException {
+    Busy(String message) {
+      super(message, null, false, false);
+    }
+  }
+
   private final TablesStore store;
   private final Legacy legacy;
   private final Clock clock;
+  private final long quietMs;
   private final Context context;
   /** Records handled (written or found there), by kind. */
   private final Map<String, Long> handled = new LinkedHashMap<>();
@@ -78,10 +92,11 @@ final class LegacyImport {
   private final Map<String, Long> unreadable = new LinkedHashMap<>();
   private long tenants;
 
-  private LegacyImport(TablesStore store, Legacy legacy, Clock clock) {
+  private LegacyImport(TablesStore store, Legacy legacy, Clock clock, long quietMs) {
     this.store = store;
     this.legacy = legacy;
     this.clock = clock;
+    this.quietMs = quietMs;
     this.context = Vertx.currentContext();
   }
 
@@ -106,23 +121,34 @@ final class LegacyImport {
         return Future.failedFuture(t instanceof StateStoreException ? t
             : new StateStoreException("cannot move " + legacy.describe() + " into the current layout: " + t.getMessage(), t));
       }
-      log.warn("state store: cannot check {} now ({}); the store answers unavailable until it has, tried again every {} s",
-          legacy.describe(), Legacy.printable(String.valueOf(t.getMessage())), RETRY_MS / 1000);
-      gate.failed(t);
+      waiting(legacy, gate, t);
       retry(vertx, store, legacy, gate, clock);
       return Future.succeededFuture();
     });
   }
 
+  /** Says (once per reason) why the store stays closed, and keeps the reason for its status. */
+  private static void waiting(Legacy legacy, Gate gate, Throwable t) {
+    String why = Legacy.printable(String.valueOf(t.getMessage()), 400);
+    if (!why.equals(gate.lastError)) {
+      log.warn("state store: {} is not moved yet ({}); the store answers unavailable until it is, tried again every {} s",
+          legacy.describe(), why, RETRY_MS / 1000);
+    }
+    gate.failed(t);
+  }
+
   private static void retry(Vertx vertx, TablesStore store, Legacy legacy, Gate gate, Clock clock) {
-    vertx.setTimer(RETRY_MS, id -> run(store, legacy, clock).onSuccess(v -> gate.open()).onFailure(t -> {
+    vertx.setTimer(RETRY_MS, id -> run(store, legacy, clock).onSuccess(v -> {
+      log.info("state store: open, {} has moved", legacy.describe());
+      gate.open();
+    }).onFailure(t -> {
       if (t instanceof Unaccounted) {
         log.error("state store: {}; the earlier layout is kept and the store stays unavailable: restart once it is resolved",
             t.getMessage());
         gate.failed(t);
         return;
       }
-      gate.failed(t);
+      waiting(legacy, gate, t);
       retry(vertx, store, legacy, gate, clock);
     }));
   }
@@ -134,19 +160,49 @@ final class LegacyImport {
    * @return what was written, by kind (empty when there was nothing to move)
    */
   static Future<Map<String, Long>> run(TablesStore store, Legacy legacy, Clock clock) {
-    return legacy.present().compose(there -> there ? new LegacyImport(store, legacy, clock).all() : Future.succeededFuture(Map.of()));
+    return run(store, legacy, clock, QUIET_MS);
+  }
+
+  /** {@link #run(TablesStore, Legacy, Clock)}, the earlier layout holding still for {@code quietMs} before it is read. */
+  static Future<Map<String, Long>> run(TablesStore store, Legacy legacy, Clock clock, long quietMs) {
+    return legacy.present().compose(there -> there ? new LegacyImport(store, legacy, clock, quietMs).all()
+        : Future.succeededFuture(Map.of()));
   }
 
   private Future<Map<String, Long>> all() {
-    return legacy.counts().compose(counts -> queue()
+    return legacy.fingerprint().compose(this::quiet).compose(before -> legacy.counts().compose(counts -> queue()
         .compose(v -> outbox())
         .compose(v -> cursors())
         .compose(v -> audit())
         .compose(v -> batches())
         .compose(v -> cache("idem"))
         .compose(v -> cache("index"))
-        .compose(v -> checked(counts))
-        .compose(go -> go ? remove(counts) : Future.succeededFuture(moved)));
+        .compose(v -> legacy.fingerprint())
+        .compose(after -> after.equals(before) ? checked(counts) : Future.failedFuture(busy()))
+        .compose(go -> go ? remove(counts) : Future.succeededFuture(moved))));
+  }
+
+  private Busy busy() {
+    return new Busy(legacy.describe() + " changed while it was read: a resolver of the earlier release still writes it. Nothing of it "
+        + "is removed; stop every earlier resolver that shares it");
+  }
+
+  /** {@code before} once the earlier layout held still for {@link #quietMs}; at once when nothing else can write it. */
+  private Future<String> quiet(String before) {
+    if (before.isEmpty() || context == null) {
+      return Future.succeededFuture(before);
+    }
+    Promise<String> p = Promise.promise();
+    context.owner().setTimer(Math.max(1, quietMs), id -> legacy.fingerprint().onComplete(ar -> {
+      if (ar.failed()) {
+        p.fail(ar.cause());
+      } else if (!ar.result().equals(before)) {
+        p.fail(busy());
+      } else {
+        p.complete(before);
+      }
+    }));
+    return p.future();
   }
 
   private void add(Map<String, Long> m, String kind, long n) {
@@ -382,7 +438,7 @@ final class LegacyImport {
     }
 
     void failed(Throwable t) {
-      lastError = Legacy.printable(String.valueOf(t.getMessage()));
+      lastError = Legacy.printable(String.valueOf(t.getMessage()), 400);
     }
 
     private <T> Future<T> closed() {

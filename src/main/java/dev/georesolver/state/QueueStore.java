@@ -231,9 +231,11 @@ final class QueueStore implements StateStore.Debts {
   }
 
   /**
-   * Imports items as an earlier release's layout stored them (the migration): each is written with
-   * its state, attempts, lease and times, unless its key holds an item already (imported before,
-   * or changed since). How many were written.
+   * Imports items as an earlier release's layout stored them (the migration), with their state,
+   * attempts, lease and times: an item is written when its key holds none, written again when it
+   * holds one an earlier import wrote that nothing changed since (the earlier release went on
+   * with it in between: a downgrade, or an earlier resolver still running), and left alone when
+   * this store changed it. How many were written.
    */
   Future<Integer> importItems(List<QueueItem> items) {
     if (items.isEmpty()) {
@@ -241,20 +243,23 @@ final class QueueStore implements StateStore.Debts {
     }
     List<String> keys = items.stream().map(QueueItem::key).distinct().toList();
     return tables.transact(x -> x.get(ITEMS, keys).map(rows -> {
-      Set<String> there = new HashSet<>();
-      rows.forEach(r -> {
-        if (r.exists()) {
-          there.add(r.key());
-        }
-      });
+      Map<String, Row> stored = new HashMap<>();
+      rows.forEach(r -> stored.put(r.key(), r));
       Map<String, Long> counts = new HashMap<>();
+      Set<String> done = new HashSet<>();
       int written = 0;
       for (QueueItem i : items) {
-        if (there.add(i.key())) {
-          x.put(ITEMS, i.key(), StateCodec.item(i), QueueRules.indexes(i));
-          QueueRules.countChange(null, i).forEach((state, d) -> counts.merge(state, d, Long::sum));
-          written++;
+        Row r = stored.get(i.key());
+        if (!done.add(i.key()) || r.exists() && !StateCodec.isImported(r.body())) {
+          continue;
         }
+        QueueItem before = item(r);
+        if (before != null && before.equals(i)) {
+          continue;
+        }
+        x.put(ITEMS, i.key(), StateCodec.imported(StateCodec.item(i)), QueueRules.indexes(i));
+        QueueRules.countChange(before, i).forEach((state, d) -> counts.merge(state, d, Long::sum));
+        written++;
       }
       counts.forEach((state, d) -> x.add(ITEMS, state, d));
       return written;

@@ -18,7 +18,7 @@ import java.util.List;
  */
 public interface EarlierLayout extends AutoCloseable {
 
-  /** A queue item as the earlier queue left it once in {@code i.state()}. */
+  /** A queue item as the earlier queue left it once in {@code i.state()}; again for one it went on with. */
   void item(QueueItem i);
 
   /** A correction appended to the earlier outbox at {@code atMs}; the cursor the earlier store handed out for it. */
@@ -33,7 +33,7 @@ public interface EarlierLayout extends AutoCloseable {
   /** The earlier retention: the anchor moved to record {@code upTo}, the records up to it removed. */
   void retain(String tenant, long upTo);
 
-  /** A batch job with its place in the job list and its idempotency name. */
+  /** A batch job with its place in the job list and its idempotency name; again for one it went on with. */
   void job(BatchJob j);
 
   /** A batch row and its result (null: none yet). */

@@ -54,7 +54,16 @@ public abstract class LegacyImportContract {
   protected abstract OnContext context();
 
   /** A fresh place (file or key prefix) holding the earlier layout, empty. */
-  protected abstract EarlierLayout earlier();
+  protected EarlierLayout earlier() {
+    return earlier(true);
+  }
+
+  /**
+   * The earlier layout in this test's place.
+   *
+   * @param fresh a new place (else the one of this test, to write more)
+   */
+  protected abstract EarlierLayout earlier(boolean fresh);
 
   /** The current store on the same place. */
   protected abstract TablesStore open(FakeClock clock);
@@ -67,6 +76,9 @@ public abstract class LegacyImportContract {
 
   /** Fails unless nothing of the earlier layout is left. */
   protected abstract void assertEarlierGone();
+
+  /** How long the earlier layout must hold still in these tests, milliseconds. */
+  protected static final long QUIET = 20;
 
   protected final FakeClock clock = new FakeClock();
   protected OnContext on;
@@ -221,7 +233,7 @@ public abstract class LegacyImportContract {
   Map<String, Long> migrated() {
     writeEarlier();
     store = open(clock);
-    return call(() -> LegacyImport.run(store, legacy(store), clock));
+    return call(() -> LegacyImport.run(store, legacy(store), clock, QUIET));
   }
 
   String cursor(int i) {
@@ -379,7 +391,7 @@ public abstract class LegacyImportContract {
       e.audit(tenant, events(tenant, n));
     }
     store = open(clock);
-    Map<String, Long> moved = call(() -> LegacyImport.run(store, legacy(store), clock));
+    Map<String, Long> moved = call(() -> LegacyImport.run(store, legacy(store), clock, QUIET));
     assertThat(moved.get("batch_rows")).isEqualTo(n);
     assertThat(moved.get("audit")).isEqualTo(n);
     List<JsonObject> rows = call(() -> store.batches().page(big.id(), 0, n + 10));
@@ -404,7 +416,7 @@ public abstract class LegacyImportContract {
     assertEarlierGone();
     assertThat(call(() -> legacy(store).present())).isFalse();
     Snapshot before = snapshot();
-    assertThat(call(() -> LegacyImport.run(store, legacy(store), clock))).isEmpty();
+    assertThat(call(() -> LegacyImport.run(store, legacy(store), clock, QUIET))).isEmpty();
     assertThat(snapshot()).isEqualTo(before);
   }
 
@@ -417,7 +429,7 @@ public abstract class LegacyImportContract {
     for (int failAt = 1; ; failAt += 3) {
       Flaky f = new Flaky(legacy(store), failAt, false);
       try {
-        call(() -> LegacyImport.run(store, f, clock));
+        call(() -> LegacyImport.run(store, f, clock, QUIET));
         break;
       } catch (RuntimeException expected) {
         assertThat(expected).hasMessageContaining("cut short");
@@ -437,10 +449,10 @@ public abstract class LegacyImportContract {
   void cutShortAtRemoval() {
     writeEarlier();
     store = open(clock);
-    assertThat(on.failure(() -> LegacyImport.run(store, new Flaky(legacy(store), Integer.MAX_VALUE, true), clock)))
+    assertThat(on.failure(() -> LegacyImport.run(store, new Flaky(legacy(store), Integer.MAX_VALUE, true), clock, QUIET)))
         .hasMessageContaining("cut short");
     assertThat(call(() -> legacy(store).present())).isTrue();
-    call(() -> LegacyImport.run(store, legacy(store), clock));
+    call(() -> LegacyImport.run(store, legacy(store), clock, QUIET));
     assertEarlierGone();
     Snapshot s = snapshot();
     assertThat(s.stats()).containsExactly(2L, 2L, 1L, 1L);
@@ -464,11 +476,76 @@ public abstract class LegacyImportContract {
         });
       }
     };
-    Throwable t = on.failure(() -> LegacyImport.run(store, inflated, clock));
+    Throwable t = on.failure(() -> LegacyImport.run(store, inflated, clock, QUIET));
     assertThat(t).isInstanceOf(LegacyImport.Unaccounted.class).hasMessageContaining("outbox 3 of 4");
     assertThat(call(real::present)).isTrue();
     assertThat(call(real::counts).get("outbox")).isEqualTo(3);
-    call(() -> LegacyImport.run(store, real, clock));
+    call(() -> LegacyImport.run(store, real, clock, QUIET));
+    assertEarlierGone();
+  }
+
+  @Test
+  @DisplayName("an earlier release that went on after an import stopped short is followed: what it changed since is brought up to date, "
+      + "what this store changed is kept")
+  void theEarlierReleaseWentOn() {
+    writeEarlier();
+    store = open(clock);
+    on.failure(() -> LegacyImport.run(store, new Flaky(legacy(store), Integer.MAX_VALUE, true), clock, QUIET));
+    List<LeasedDebt> mine = call(() -> store.debts().lease("new", 1, 600_000));
+    assertThat(mine).extracting(LeasedDebt::id).containsExactly(items().get(3).key());
+    // Then the earlier release ran again on its own layout (a downgrade) and went on.
+    QueueItem a = items().get(0);
+    QueueItem aDone = new QueueItem(a.key(), a.debt(), QueueRules.DONE, 0, 0, null, null, a.acceptedAtMs(), "confirmed", null, t0 - 10);
+    QueueItem d = items().get(3);
+    QueueItem dDead = new QueueItem(d.key(), d.debt(), QueueRules.DEAD, 1, 0, null, null, d.acceptedAtMs(), "dead", "gone", t0 - 10);
+    BatchJob j1 = running();
+    BatchJob j1More = new BatchJob(j1.id(), j1.tenant(), j1.idemKey(), j1.state(), j1.spec(), j1.total(), 5, 4, 0, 0, 1,
+        j1.createdAtMs(), j1.startedAtMs(), null);
+    Correction extra = Corrections.build(debt(ns + "x3", t0 - 20_000, t0 - 9000), repair(t0 - 1000, ns + "addr-x3"));
+    try (EarlierLayout e = earlier(false)) {
+      e.item(aDone);
+      e.item(dDead);
+      e.row(j1.id(), 4, row(4), result("resolved"));
+      e.job(j1More);
+      e.audit(ns + "b", List.of(event(ns + "b", "3", t0 - 500), event(ns + "b", "4", t0 - 400)));
+      cursors.add(e.correction(extra, t0 - 1000));
+    }
+    call(() -> LegacyImport.run(store, legacy(store), clock, QUIET));
+    assertEarlierGone();
+    QueueItem aNow = call(() -> store.queueStore().items(QueueRules.ENDED, 10)).stream().filter(i -> i.key().equals(a.key()))
+        .findFirst().orElseThrow();
+    assertThat(aNow.outcome()).as("brought up to date").isEqualTo("confirmed");
+    QueueItem dNow = call(() -> store.queueStore().items(QueueRules.OPEN, 10)).stream().filter(i -> i.key().equals(d.key()))
+        .findFirst().orElseThrow();
+    assertThat(dNow.leaseOwner()).as("this store's lease kept").isEqualTo("new");
+    QueueStats s = call(() -> store.debts().stats());
+    assertThat(List.of(s.pending(), s.inProgress(), s.done(), s.dead())).containsExactly(1L, 2L, 2L, 1L);
+    assertThat(call(() -> store.batches().get(j1.id())).done()).isEqualTo(5);
+    assertThat(call(() -> store.batches().page(j1.id(), 4, 1)).get(0).getJsonObject("result")).isEqualTo(result("resolved"));
+    AuditReader.Report b = call(() -> AuditReader.verify(store, ns + "b")).get(0);
+    assertThat(b.ok()).isTrue();
+    assertThat(b.records()).isEqualTo(4);
+    assertThat(call(() -> store.corrections().page(null, 10)).corrections()).extracting(c -> c.getString("cursor"))
+        .containsExactly(cursor(0), cursor(1), cursor(2), cursor(3));
+  }
+
+  @Test
+  @DisplayName("an earlier layout that changes while it is read (an earlier resolver still writing) is not removed")
+  void aLayoutStillWrittenIsKept() {
+    writeEarlier();
+    store = open(clock);
+    Legacy real = legacy(store);
+    int[] calls = {0};
+    Legacy moving = new Flaky(real, Integer.MAX_VALUE, false) {
+      @Override
+      public Future<String> fingerprint() {
+        return Future.succeededFuture("write " + (calls[0]++ / 2));
+      }
+    };
+    Throwable t = on.failure(() -> LegacyImport.run(store, moving, clock, QUIET));
+    assertThat(t).isInstanceOf(LegacyImport.Busy.class).hasMessageContaining("still writes it");
+    assertThat(call(real::present)).isTrue();
+    call(() -> LegacyImport.run(store, real, clock, QUIET));
     assertEarlierGone();
   }
 
@@ -527,6 +604,11 @@ public abstract class LegacyImportContract {
     @Override
     public Future<Map<String, Long>> counts() {
       return inner.counts();
+    }
+
+    @Override
+    public Future<String> fingerprint() {
+      return inner.fingerprint();
     }
 
     @Override

@@ -55,8 +55,8 @@ class RedisLegacyImportTest extends LegacyImportContract {
   }
 
   @Override
-  protected EarlierLayout earlier() {
-    return new LegacyRedisKeys(on, url(), prefix());
+  protected EarlierLayout earlier(boolean fresh) {
+    return new LegacyRedisKeys(on, url(), prefix(), fresh);
   }
 
   @Override
@@ -103,7 +103,7 @@ class RedisLegacyImportTest extends LegacyImportContract {
   void removalCutShortPartWay() {
     writeEarlier();
     store = open(clock);
-    on.failure(() -> LegacyImport.run(store, new Flaky(legacy(store), Integer.MAX_VALUE, true), clock));
+    on.failure(() -> LegacyImport.run(store, new Flaky(legacy(store), Integer.MAX_VALUE, true), clock, QUIET));
     // What a removal stopped half-way leaves: a tenant's chain and every item hash gone, the rest there.
     try (LegacyRedisKeys e = new LegacyRedisKeys(on, url(), prefix(), false)) {
       e.send(Request.cmd(Command.DEL).arg(e.keys().audit(ns + "a")));
@@ -111,10 +111,33 @@ class RedisLegacyImportTest extends LegacyImportContract {
         e.send(Request.cmd(Command.DEL).arg(k));
       }
     }
-    call(() -> LegacyImport.run(store, legacy(store), clock));
+    call(() -> LegacyImport.run(store, legacy(store), clock, QUIET));
     assertEarlierGone();
     Snapshot s = snapshot();
     assertThat(s.stats()).containsExactly(2L, 2L, 1L, 1L);
     assertThat(s.audit()).containsExactly(4L, 2L);
+  }
+
+  @Test
+  @DisplayName("the earlier layout's digest moves with what an earlier resolver writes (a cursor, a debt, a lease, a record) and holds otherwise")
+  void theDigestFollowsEarlierWrites() {
+    writeEarlier();
+    store = open(clock);
+    Legacy l = legacy(store);
+    List<String> seen = new ArrayList<>();
+    seen.add(call(l::fingerprint));
+    assertThat(call(l::fingerprint)).as("nothing written").isEqualTo(seen.get(0));
+    try (LegacyRedisKeys e = new LegacyRedisKeys(on, url(), prefix(), false)) {
+      e.cursor("webhook:hook", cursors.get(2));
+      seen.add(call(l::fingerprint));
+      e.item(item("n", dev.georesolver.state.rules.QueueRules.PENDING, 0, 0, null, null, t0, null, null, t0));
+      seen.add(call(l::fingerprint));
+      e.send(Request.cmd(Command.XREADGROUP).arg("GROUP").arg(dev.georesolver.redis.RedisKeys.GROUP).arg("r1").arg("COUNT").arg(1)
+          .arg("STREAMS").arg(e.keys().reconcile()).arg(">"));
+      seen.add(call(l::fingerprint));
+      e.audit(ns + "b", List.of(event(ns + "b", "3", t0)));
+      seen.add(call(l::fingerprint));
+    }
+    assertThat(seen).doesNotHaveDuplicates();
   }
 }

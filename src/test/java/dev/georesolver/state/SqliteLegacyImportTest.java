@@ -44,7 +44,10 @@ class SqliteLegacyImportTest extends LegacyImportContract {
   }
 
   @Override
-  protected EarlierLayout earlier() {
+  protected EarlierLayout earlier(boolean fresh) {
+    if (!fresh) {
+      return LegacySqliteFile.open(file);
+    }
     file = TestState.freshFile();
     return LegacySqliteFile.create(file, 6);
   }
@@ -94,7 +97,7 @@ class SqliteLegacyImportTest extends LegacyImportContract {
     }
     store = open(clock);
     assertThat(call(() -> legacy(store).present())).isTrue();
-    call(() -> LegacyImport.run(store, legacy(store), clock));
+    call(() -> LegacyImport.run(store, legacy(store), clock, QUIET));
     CacheWrites back = call(() -> store.cache().load("idem", 10));
     assertThat(back.idem()).extracting(CacheWrites.Idem::key).containsExactly(ns + "old");
     assertEarlierGone();

@@ -25,6 +25,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
+import java.util.function.Supplier;
 
 /**
  * The earlier layout of the state on Redis, read: the keys {@link RedisKeys} documents besides the
@@ -89,6 +91,88 @@ public final class RedisLegacy implements Legacy {
       }
       return false;
     });
+  }
+
+  /**
+   * {@inheritDoc} What every write of the earlier scripts moves: the queue stream and its group
+   * (an enqueue, a lease, a settlement), the outbox stream, the done count, the delayed set, the dead
+   * letters, the delivery cursors, each tenant's head and anchor, the job lists and each open job's
+   * figures.
+   */
+  @Override
+  public Future<String> fingerprint() {
+    List<Supplier<Future<String>>> probes = List.of(
+        () -> xinfo("STREAM", keys.reconcile()),
+        () -> xinfo("GROUPS", keys.reconcile()),
+        () -> xinfo("STREAM", keys.corrections()),
+        () -> probe(Request.cmd(Command.GET).arg(keys.doneCount())),
+        () -> probe(Request.cmd(Command.ZRANGE).arg(keys.delayed()).arg(0).arg(-1).arg("WITHSCORES")),
+        () -> probe(Request.cmd(Command.HLEN).arg(keys.dead())),
+        () -> probe(Request.cmd(Command.HGETALL).arg(keys.cursors())),
+        () -> probe(Request.cmd(Command.ZCARD).arg(keys.batches())));
+    Future<List<String>> parts = Future.succeededFuture(new ArrayList<>());
+    for (Supplier<Future<String>> p : probes) {
+      parts = parts.compose(out -> p.get().map(v -> {
+        out.add(v);
+        return out;
+      }));
+    }
+    return parts.compose(out -> auditTenants().compose(ts -> {
+      Future<List<String>> all = Future.succeededFuture(out);
+      for (String t : ts) {
+        all = all.compose(o -> probe(Request.cmd(Command.GET).arg(keys.auditHead(t))).compose(h -> probe(Request.cmd(Command.GET)
+            .arg(keys.auditAnchor(t))).map(a -> {
+              o.add(t + "=" + h + "/" + a);
+              return o;
+            })));
+      }
+      return all;
+    })).compose(out -> redis.send(Request.cmd(Command.ZRANGE).arg(keys.batchesOpen()).arg(0).arg(-1)).compose(ids -> {
+      Future<List<String>> all = Future.succeededFuture(out);
+      for (Response id : ids == null ? List.<Response>of() : ids) {
+        all = all.compose(o -> probe(Request.cmd(Command.HMGET).arg(keys.batchJob(id.toString())).arg("state").arg("done"))
+            .map(v -> {
+              o.add(id + "=" + v);
+              return o;
+            }));
+      }
+      return all;
+    })).map(out -> String.join("|", out));
+  }
+
+  private Future<String> probe(Request r) {
+    return redis.send(r).map(RedisLegacy::text);
+  }
+
+  /** {@code XINFO <sub> key}, only when the stream is there: it fails on a missing key, and a failure counts against the breaker. */
+  private Future<String> xinfo(String sub, String key) {
+    return redis.send(Request.cmd(Command.EXISTS).arg(key))
+        .compose(n -> num(n) == 0 ? Future.succeededFuture("-") : probe(Request.cmd(Command.XINFO).arg(sub).arg(key)));
+  }
+
+  /** A reply, nested ones included, as text. */
+  static String text(Response r) {
+    if (r == null) {
+      return "-";
+    }
+    if (r.type() == ResponseType.MULTI) {
+      StringBuilder sb = new StringBuilder("[");
+      try {
+        if (!r.getKeys().isEmpty()) {
+          for (String k : new TreeSet<>(r.getKeys())) {
+            sb.append(k).append('=').append(text(r.get(k))).append(',');
+          }
+          return sb.append(']').toString();
+        }
+      } catch (RuntimeException notAMap) {
+        // an array
+      }
+      for (Response e : r) {
+        sb.append(text(e)).append(',');
+      }
+      return sb.append(']').toString();
+    }
+    return r.toString();
   }
 
   @Override

@@ -54,6 +54,19 @@ public final class LegacySqliteFile implements EarlierLayout {
     }
   }
 
+  /** The earlier layout of the file at {@code path}, as it is, to write more (while the current store may have it open). */
+  public static LegacySqliteFile open(Path path) {
+    try {
+      Connection c = DriverManager.getConnection("jdbc:sqlite:" + path.toAbsolutePath());
+      try (Statement s = c.createStatement()) {
+        s.execute("PRAGMA busy_timeout=5000");
+      }
+      return new LegacySqliteFile(c);
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   /** The file's tables, by name. */
   public static List<String> tables(Path path) {
     return strings(path, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
@@ -107,7 +120,11 @@ public final class LegacySqliteFile implements EarlierLayout {
     exec("""
         INSERT INTO reconcile_queue (debt_key, idempotency_key, debt, answer_resolved_at_ms, accepted_at_ms, state, outcome, attempts,
                                      not_before_ms, lease_owner, lease_until_ms, last_error, updated_at_ms)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""", i.key(), i.debt().idempotencyKey(), i.debt().toJson().encode(),
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT(debt_key) DO UPDATE SET debt = excluded.debt, answer_resolved_at_ms = excluded.answer_resolved_at_ms,
+          accepted_at_ms = excluded.accepted_at_ms, state = excluded.state, outcome = excluded.outcome, attempts = excluded.attempts,
+          not_before_ms = excluded.not_before_ms, lease_owner = excluded.lease_owner, lease_until_ms = excluded.lease_until_ms,
+          last_error = excluded.last_error, updated_at_ms = excluded.updated_at_ms""", i.key(), i.debt().idempotencyKey(), i.debt().toJson().encode(),
         i.answerResolvedAtMs(), i.acceptedAtMs(), i.state(), i.outcome(), i.attempts(), i.notBeforeMs(), i.leaseOwner(),
         i.leaseUntilMs(), i.lastError(), i.updatedAtMs());
   }
@@ -177,19 +194,24 @@ public final class LegacySqliteFile implements EarlierLayout {
     exec("""
         INSERT INTO batch_jobs (id, tenant, idem_key, state, spec, total, done, resolved, refused, invalid, failed, created_at_ms,
                                 started_at_ms, finished_at_ms)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""", j.id(), j.tenant(), j.idemKey(), j.state(), j.spec().encode(), j.total(),
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT(id) DO UPDATE SET state = excluded.state, total = excluded.total, done = excluded.done,
+          resolved = excluded.resolved, refused = excluded.refused, invalid = excluded.invalid, failed = excluded.failed,
+          started_at_ms = excluded.started_at_ms, finished_at_ms = excluded.finished_at_ms""", j.id(), j.tenant(), j.idemKey(), j.state(), j.spec().encode(), j.total(),
         j.done(), j.resolved(), j.refused(), j.invalid(), j.failed(), j.createdAtMs(), j.startedAtMs(), j.finishedAtMs());
   }
 
   @Override
   public void row(String jobId, long i, JsonObject row, JsonObject result) {
-    exec("INSERT INTO batch_items (job_id, idx, row, result) VALUES (?, ?, ?, ?)", jobId, i, row.encode(),
+    exec("INSERT INTO batch_items (job_id, idx, row, result) VALUES (?, ?, ?, ?) ON CONFLICT(job_id, idx) DO UPDATE SET "
+        + "result = excluded.result", jobId, i, row.encode(),
         result == null ? null : result.encode());
   }
 
   @Override
   public void slice(String jobId, long number, BatchRules.Slice s) {
-    exec("INSERT INTO batch_slices (job_id, slice, done, lease_owner, lease_until_ms) VALUES (?, ?, ?, ?, ?)", jobId, number,
+    exec("INSERT INTO batch_slices (job_id, slice, done, lease_owner, lease_until_ms) VALUES (?, ?, ?, ?, ?) ON CONFLICT(job_id, slice) "
+        + "DO UPDATE SET done = excluded.done, lease_owner = excluded.lease_owner, lease_until_ms = excluded.lease_until_ms", jobId, number,
         s.done() ? 1 : 0, s.owner(), s.leaseUntilMs());
   }
 
