@@ -266,7 +266,8 @@ public final class RedisLegacy implements Legacy {
   @Override
   public Future<Page<QueueItem>> queue(String after, int limit, long nowMs) {
     String markers = keys.markerPrefix();
-    return scan(markers, after, limit).compose(scanned -> {
+    // SCAN's count is the slots looked at, not the keys found: most keys of the server are not items.
+    return scan(markers, after, limit * 4).compose(scanned -> {
       List<String> ks = scannedKeys(scanned);
       String next = nextCursor(scanned);
       if (ks.isEmpty()) {
@@ -307,10 +308,10 @@ public final class RedisLegacy implements Legacy {
   static QueueItem item(Map<String, String> h, String delayedScore, long nowMs) {
     JsonObject debt = new JsonObject(h.get("debt"));
     if (h.get("answer_resolved_at") != null) {
-      debt.put("answer_resolved_at_ms", Long.parseLong(h.get("answer_resolved_at")));
+      debt.put("answer_resolved_at_ms", longOr(h.get("answer_resolved_at"), 0));
     }
-    if (h.get("accepted_at") != null && Long.parseLong(h.get("accepted_at")) > 0) {
-      debt.put("accepted_at_ms", Long.parseLong(h.get("accepted_at")));
+    if (longOr(h.get("accepted_at"), 0) > 0) {
+      debt.put("accepted_at_ms", longOr(h.get("accepted_at"), 0));
     }
     Debt d = Debt.fromJson(debt);
     String state = h.get("state");
@@ -321,8 +322,16 @@ public final class RedisLegacy implements Legacy {
         leaseUntil, d.acceptedAtMs(), empty(h.get("outcome")), empty(h.get("last_error")), nowMs);
   }
 
+  /** A number as the earlier scripts wrote it (an integer, or Lua's rendering of one), or {@code dflt}. */
   private static long longOr(String v, long dflt) {
-    return v == null || v.isEmpty() ? dflt : Long.parseLong(v);
+    if (v == null || v.isEmpty()) {
+      return dflt;
+    }
+    try {
+      return Long.parseLong(v);
+    } catch (NumberFormatException notAnInteger) {
+      return (long) Double.parseDouble(v);
+    }
   }
 
   private static String empty(String v) {

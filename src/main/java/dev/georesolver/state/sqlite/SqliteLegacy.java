@@ -8,6 +8,7 @@ import dev.georesolver.state.rules.AuditChain;
 import dev.georesolver.state.rules.AuditRules;
 import dev.georesolver.state.rules.BatchRules;
 import dev.georesolver.state.rules.QueueItem;
+import dev.georesolver.state.rules.QueueRules;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
@@ -123,8 +124,13 @@ public final class SqliteLegacy implements Legacy {
             // The columns are what the queue decided on; the debt's own copies of its times follow them.
             Debt d = Debt.fromJson(new JsonObject(rs.getString(3)).put("answer_resolved_at_ms", rs.getLong(4))
                 .put("accepted_at_ms", rs.getLong(5)));
-            out.add(new QueueItem(d.debtKey(), d, rs.getString(6), rs.getInt(8), rs.getLong(9), rs.getString(10), nullableLong(rs, 11),
-                rs.getLong(5), rs.getString(7), rs.getString(12), rs.getLong(13)));
+            String state = rs.getString(6);
+            Long leaseUntil = nullableLong(rs, 11);
+            if (QueueRules.IN_PROGRESS.equals(state) && leaseUntil == null) {
+              leaseUntil = 0L; // a lease without its end: over, so another reconciler takes it
+            }
+            out.add(new QueueItem(d.debtKey(), d, state, rs.getInt(8), rs.getLong(9), rs.getString(10), leaseUntil, rs.getLong(5),
+                rs.getString(7), rs.getString(12), rs.getLong(13)));
           } catch (RuntimeException e) {
             unreadable++;
             log.warn("state store: queue item {} of the earlier layout is unreadable and is left out: {}",
