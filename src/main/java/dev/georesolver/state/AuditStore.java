@@ -215,21 +215,61 @@ final class AuditStore implements StateStore.Audit {
     });
   }
 
-  /** Imports a chain record as another layout stored it (migration), with its number and hashes. */
-  Future<Void> importLink(String tenant, AuditRules.Link l) {
-    return tables.transact(x -> x.lastSeq(chain(tenant)).map(last -> {
-      if (l.seq() > last) {
-        x.append(chain(tenant), l.seq(), StateCodec.link(l));
-      }
-      return null;
-    })).compose(v -> register(tenant));
+  /**
+   * Imports chain records as an earlier release's layout stored them (the migration), in order,
+   * with their numbers, hashes, times and ids, so the chain verifies as it did and new records
+   * extend it. A record at or below the chain's last number was imported before: it is checked
+   * (the same hash under its number, unless retention has removed it since); one that differs fails
+   * the import ({@link LegacyImport.Unaccounted}). How many were appended.
+   *
+   * @param links in ascending number
+   */
+  Future<Integer> importLinks(String tenant, List<AuditRules.Link> links) {
+    if (links.isEmpty()) {
+      return Future.succeededFuture(0);
+    }
+    Log log = chain(tenant);
+    return tables.transact(x -> x.lastSeq(log).compose(last -> anchor(x, tenant).compose(a -> {
+      List<AuditRules.Link> seen = links.stream().filter(l -> l.seq() <= last && l.seq() > a.seq()).toList();
+      Future<Map<Long, Entry>> there = seen.isEmpty() ? Future.succeededFuture(Map.of())
+          : Imports.stored(x, log, seen.get(0).seq(), seen.get(seen.size() - 1).seq());
+      return there.map(stored -> {
+        long next = last;
+        int written = 0;
+        for (AuditRules.Link l : links) {
+          if (l.seq() > next) {
+            x.append(log, l.seq(), StateCodec.link(l));
+            next = l.seq();
+            written++;
+          } else if (l.seq() > a.seq()) {
+            Entry e = stored.get(l.seq());
+            if (e == null || !l.hash().equals(StateCodec.link(e.seq(), e.body()).hash())) {
+              throw new LegacyImport.Unaccounted("audit record " + l.seq() + " of tenant " + tenant + " in the earlier layout is not "
+                  + "the one this store holds under its number");
+            }
+          }
+        }
+        return written;
+      });
+    }))).compose(n -> n > 0 ? register(tenant).map(n) : Future.succeededFuture(n));
   }
 
-  /** Imports a retention anchor as another layout stored it (migration). */
+  /**
+   * Imports a retention anchor as an earlier release's layout stored it (the migration), unless
+   * this store's anchor is there already or further on (retention moved it since); records an
+   * earlier import brought below it go with it.
+   */
   Future<Void> importAnchor(String tenant, AuditChain.Anchor a) {
-    return tables.transact(x -> {
-      x.put(meta(tenant), "anchor", StateCodec.bytes(new JsonObject().put("seq", a.seq()).put("hash", a.hash())), Map.of());
+    if (a.seq() <= 0) {
       return Future.succeededFuture();
-    }).compose(v -> register(tenant));
+    }
+    return tables.transact(x -> anchor(x, tenant).map(current -> {
+      if (current.seq() < a.seq()) {
+        // The earlier release's retention went further since an earlier import: the chain follows.
+        x.put(meta(tenant), "anchor", StateCodec.bytes(new JsonObject().put("seq", a.seq()).put("hash", a.hash())), Map.of());
+        x.trim(chain(tenant), a.seq());
+      }
+      return (Void) null;
+    })).compose(v -> register(tenant));
   }
 }

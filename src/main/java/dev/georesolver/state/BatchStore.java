@@ -13,8 +13,10 @@ import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Batch jobs over {@link Tables}. Each job is a group of its own ({@code batch:<id>}): the job (state
@@ -380,5 +382,88 @@ final class BatchStore implements StateStore.Batches {
           }
           return all;
         });
+  }
+
+  /**
+   * Imports a job as an earlier release's layout stored it (the migration), with its state and
+   * figures as they were: written when the id holds none, written again when an earlier import
+   * wrote it and nothing changed it since, left alone when this store changed it; then its
+   * idempotency name (unless there) and its place in the job list, as the job now stands. Import its
+   * rows and slices first: the job list is what makes a job visible to the workers. Whether the job
+   * was written.
+   */
+  Future<Boolean> importJob(BatchJob j) {
+    return tables.transact(x -> x.get(job(j.id()), "job").map(r -> {
+      if (r.exists() && (!StateCodec.isImported(r.body()) || StateCodec.job(r.body()).equals(j))) {
+        return false;
+      }
+      x.put(job(j.id()), "job", StateCodec.imported(StateCodec.job(j)), Map.of());
+      return true;
+    })).compose(written -> get(j.id()).compose(current -> {
+      String name = idemKey(current.tenant(), current.idemKey());
+      return tables.transact(x -> x.get(IDEM, name).map(idem -> {
+        if (!idem.exists()) {
+          x.put(IDEM, name, current.id().getBytes(StandardCharsets.UTF_8), Map.of());
+        }
+        x.put(JOBS, current.id(), current.tenant().getBytes(StandardCharsets.UTF_8), listing(current));
+        return written;
+      }));
+    }));
+  }
+
+  /**
+   * Imports a job's rows and their results as an earlier release's layout stored them (the
+   * migration), each unless there; the job's figures are imported with the job, not counted again.
+   * How many rows were written.
+   */
+  Future<Integer> importRows(String jobId, List<Legacy.BatchRow> in) {
+    if (in.isEmpty()) {
+      return Future.succeededFuture(0);
+    }
+    List<String> keys = in.stream().map(r -> Long.toString(r.index())).toList();
+    return tables.transact(x -> x.get(rows(jobId), keys).compose(stored -> x.get(results(jobId), keys).map(res -> {
+      int written = 0;
+      Set<String> seen = new HashSet<>();
+      for (int k = 0; k < in.size(); k++) {
+        if (!seen.add(keys.get(k))) {
+          continue;
+        }
+        Legacy.BatchRow r = in.get(k);
+        if (!stored.get(k).exists()) {
+          x.put(rows(jobId), keys.get(k), StateCodec.bytes(r.row()), Map.of());
+          written++;
+        }
+        if (r.result() != null && !res.get(k).exists()) {
+          x.put(results(jobId), keys.get(k), StateCodec.bytes(r.result()), Map.of());
+        }
+      }
+      return written;
+    })));
+  }
+
+  /**
+   * Imports a job's slices as an earlier release's layout stored them (the migration): a done one
+   * out of the free index, one with rows left in it, scored by when its lease ends; each written
+   * unless there, or again when an earlier import wrote it and nothing changed it since.
+   */
+  Future<Integer> importSlices(String jobId, List<Legacy.Slice> in) {
+    if (in.isEmpty()) {
+      return Future.succeededFuture(0);
+    }
+    List<String> keys = in.stream().map(s -> Long.toString(s.number())).toList();
+    return tables.transact(x -> x.get(slices(jobId), keys).map(stored -> {
+      int written = 0;
+      for (int k = 0; k < in.size(); k++) {
+        Row r = stored.get(k);
+        BatchRules.Slice s = in.get(k).state();
+        if (r.exists() && (!StateCodec.isImported(r.body()) || StateCodec.slice(r.body()).equals(s))) {
+          continue;
+        }
+        x.put(slices(jobId), keys.get(k), StateCodec.imported(StateCodec.slice(s)),
+            s.done() ? Map.of() : Map.of(FREE, (double) s.leaseUntilMs()));
+        written++;
+      }
+      return written;
+    }));
   }
 }

@@ -25,6 +25,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The memory store's write-behind over {@link Tables}: two logs in group {@value #GROUP}, one of
@@ -215,5 +216,45 @@ final class CacheStore implements StateStore.Cache, CacheCorrection {
     IndexEntry e = Corrections.indexEntry(repair);
     List<Written> index = e == null ? List.of() : List.of(index(e, now + repair.indexTtlS() * 1000, debt.answerResolvedAtMs()));
     return append(x, IDEM, idem).compose(v -> append(x, INDEX, index));
+  }
+
+  /**
+   * Imports a write-behind log's entries as an earlier release's layout stored them (the
+   * migration), in order, with their numbers, so replaying the log decides as it did. An entry at or
+   * below the log's last number was imported before: it is checked (the same key under its number,
+   * unless trimmed since); one that is not there fails the import ({@link LegacyImport.Unaccounted}).
+   * How many were appended.
+   *
+   * @param kind {@code idem} or {@code index}
+   * @param entries in ascending number
+   */
+  Future<Integer> importEntries(String kind, List<Legacy.CacheEntry> entries) {
+    if (entries.isEmpty()) {
+      return Future.succeededFuture(0);
+    }
+    Log log = "idem".equals(kind) ? IDEM : INDEX;
+    return tables.transact(x -> x.lastSeq(log).compose(last -> Imports.first(x, log).compose(first -> {
+      List<Legacy.CacheEntry> seen = entries.stream().filter(e -> e.seq() <= last && e.seq() >= first).toList();
+      Future<Map<Long, Entry>> there = seen.isEmpty() ? Future.succeededFuture(Map.of())
+          : Imports.stored(x, log, seen.get(0).seq(), seen.get(seen.size() - 1).seq());
+      return there.map(stored -> {
+        long next = last;
+        int written = 0;
+        for (Legacy.CacheEntry e : entries) {
+          if (e.seq() > next) {
+            x.append(log, e.seq(), encode(new Written(e.key(), e.recentMs(), e.expiresAtMs(), e.resolvedAtMs(), e.basisMs(), e.value())));
+            next = e.seq();
+            written++;
+          } else if (e.seq() >= first) {
+            Entry s = stored.get(e.seq());
+            if (s == null || !decode(s.body()).key().equals(e.key())) {
+              throw new LegacyImport.Unaccounted(kind + " cache entry " + e.seq() + " of the earlier layout is not the one this store "
+                  + "holds under its number");
+            }
+          }
+        }
+        return written;
+      });
+    })));
   }
 }

@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * The corrections outbox over {@link Tables}: a log in the queue's group whose entry numbers are the
@@ -96,17 +97,59 @@ final class OutboxStore implements StateStore.Outbox {
     }));
   }
 
-  /** Imports an outbox entry as another layout stored it (migration), with its number. */
-  Future<Void> importEntry(long seq, JsonObject correction, long nowMs) {
-    return tables.transact(x -> x.lastSeq(OUTBOX).map(last -> {
-      if (seq > last) {
-        x.append(OUTBOX, seq, correction.toBuffer().getBytes());
+  /**
+   * Imports outbox entries as an earlier release's layout stored them (the migration), in order,
+   * each with its number, so the cursors consumers hold go on working; each appended entry's answer
+   * is remembered as corrected from when it was corrected (so it is forgotten when the earlier
+   * layout would have). An entry at or below the outbox's last number was imported before: it is
+   * checked, not appended again; one that is not there as imported fails the import
+   * ({@link LegacyImport.Unaccounted}). How many were appended.
+   *
+   * @param entries in ascending number
+   * @param nowMs when an entry without its correction time counts as corrected
+   */
+  Future<Integer> importEntries(List<Legacy.OutboxEntry> entries, long nowMs) {
+    if (entries.isEmpty()) {
+      return Future.succeededFuture(0);
+    }
+    return tables.transact(x -> x.lastSeq(OUTBOX).compose(last -> {
+      List<Legacy.OutboxEntry> seen = entries.stream().filter(e -> e.seq() <= last).toList();
+      Future<Map<Long, Entry>> there = seen.isEmpty() ? Future.succeededFuture(Map.of())
+          : Imports.stored(x, OUTBOX, seen.get(0).seq(), seen.get(seen.size() - 1).seq());
+      return there.map(stored -> {
+        long next = last;
+        int written = 0;
+        for (Legacy.OutboxEntry e : entries) {
+          String id = e.correction().getString("correction_id");
+          if (e.seq() > next) {
+            x.append(OUTBOX, e.seq(), e.correction().toBuffer().getBytes());
+            if (id != null) {
+              x.put(CORRECTED, id, Long.toString(e.seq()).getBytes(StandardCharsets.US_ASCII),
+                  Map.of("at", (double) e.correction().getLong("corrected_at_ms", nowMs)));
+            }
+            next = e.seq();
+            written++;
+          } else {
+            Entry s = stored.get(e.seq());
+            if (s == null || !Objects.equals(id, new JsonObject(s.text()).getString("correction_id"))) {
+              throw new LegacyImport.Unaccounted("outbox entry " + e.seq() + " of the earlier layout is not the one this store holds "
+                  + "under its number");
+            }
+          }
+        }
+        return written;
+      });
+    }));
+  }
+
+  /** Imports a named delivery cursor (the migration) unless the name has one; whether it was written. */
+  Future<Boolean> importCursor(String name, String cursor) {
+    return tables.transact(x -> x.get(CURSORS, name).map(r -> {
+      if (r.exists()) {
+        return false;
       }
-      String id = correction.getString("correction_id");
-      if (id != null) {
-        x.put(CORRECTED, id, Long.toString(seq).getBytes(StandardCharsets.US_ASCII), Map.of("at", (double) nowMs));
-      }
-      return null;
+      x.put(CURSORS, name, cursor.getBytes(StandardCharsets.UTF_8), Map.of());
+      return true;
     }));
   }
 }

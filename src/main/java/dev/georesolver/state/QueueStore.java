@@ -21,9 +21,11 @@ import io.vertx.core.json.JsonObject;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The reconcile queue over {@link Tables}, for every backend: one row per debt key in
@@ -238,14 +240,39 @@ final class QueueStore implements StateStore.Debts {
         }));
   }
 
-  /** Imports an item as another layout stored it (migration): written unless the key holds one already. */
-  Future<Boolean> importItem(QueueItem item) {
-    return tables.transact(x -> x.get(ITEMS, item.key()).map(r -> {
-      if (r.exists()) {
-        return false;
+  /**
+   * Imports items as an earlier release's layout stored them (the migration), with their state,
+   * attempts, lease and times: an item is written when its key holds none, written again when it
+   * holds one an earlier import wrote that nothing changed since (the earlier release went on
+   * with it in between: a downgrade, or an earlier resolver still running), and left alone when
+   * this store changed it. How many were written.
+   */
+  Future<Integer> importItems(List<QueueItem> items) {
+    if (items.isEmpty()) {
+      return Future.succeededFuture(0);
+    }
+    List<String> keys = items.stream().map(QueueItem::key).distinct().toList();
+    return tables.transact(x -> x.get(ITEMS, keys).map(rows -> {
+      Map<String, Row> stored = new HashMap<>();
+      rows.forEach(r -> stored.put(r.key(), r));
+      Map<String, Long> counts = new HashMap<>();
+      Set<String> done = new HashSet<>();
+      int written = 0;
+      for (QueueItem i : items) {
+        Row r = stored.get(i.key());
+        if (!done.add(i.key()) || r.exists() && !StateCodec.isImported(r.body())) {
+          continue;
+        }
+        QueueItem before = item(r);
+        if (before != null && before.equals(i)) {
+          continue;
+        }
+        x.put(ITEMS, i.key(), StateCodec.imported(StateCodec.item(i)), QueueRules.indexes(i));
+        QueueRules.countChange(before, i).forEach((state, d) -> counts.merge(state, d, Long::sum));
+        written++;
       }
-      write(x, null, item);
-      return true;
+      counts.forEach((state, d) -> x.add(ITEMS, state, d));
+      return written;
     }));
   }
 

@@ -66,4 +66,21 @@ final class StateCodec {
     JsonObject j = json(b);
     return new AuditRules.Link(seq, j.getString("i"), j.getLong("t", 0L), j.getString("p"), j.getString("h"), j.getString("b"));
   }
+
+  /** The field that marks a body written by the migration and not changed since (the store's own writes leave it out). */
+  private static final String IMPORTED = "imported";
+
+  /** {@code body} (a JSON object) marked as written by the migration. */
+  static byte[] imported(byte[] body) {
+    return bytes(json(body).put(IMPORTED, true));
+  }
+
+  /** Whether {@code body} was written by the migration and nothing changed it since. */
+  static boolean isImported(byte[] body) {
+    try {
+      return json(body).getBoolean(IMPORTED, false);
+    } catch (RuntimeException notJson) {
+      return false;
+    }
+  }
 }

@@ -4,10 +4,13 @@ import dev.georesolver.bus.Page;
 import dev.georesolver.bus.QueueStats;
 import dev.georesolver.bus.Settled;
 import dev.georesolver.bus.WriteBuffer;
+import dev.georesolver.state.redis.RedisLegacy;
 import dev.georesolver.state.redis.RedisTables;
 import dev.georesolver.state.redis.SharedCacheCorrection;
 import dev.georesolver.state.rules.Cursors;
+import dev.georesolver.state.sqlite.SqliteLegacy;
 import dev.georesolver.state.sqlite.SqliteTables;
+import dev.georesolver.state.tables.Tables;
 import dev.georesolver.bus.Addresses;
 import dev.georesolver.bus.AuditBatch;
 import dev.georesolver.bus.BatchJob;
@@ -71,6 +74,8 @@ public final class StateVerticle extends VerticleBase {
   private final Clock clock;
   private final Metrics metrics;
   private TablesStore store;
+  /** How corrections reach a shared cache (Redis), or null. */
+  private CacheCorrection correction;
   private Path dir;
   private volatile boolean refusing;
   private volatile long freeMb = -1;
@@ -134,7 +139,8 @@ public final class StateVerticle extends VerticleBase {
   public Future<?> start() {
     StateConfig cfg = manifest.state();
     var idem = manifest.routing().idempotency();
-    Future<TablesStore> opened;
+    Future<Tables> opened;
+    Legacy legacy;
     if ("redis".equals(backend)) {
       if (redisUrl == null) {
         return Future.failedFuture(new StateStoreException("state.store is redis but no Redis is configured (give --redis "
@@ -142,19 +148,28 @@ public final class StateVerticle extends VerticleBase {
       }
       GuardedRedis redis = new GuardedRedis(vertx, "state", redisUrl, Math.max(1000, idem.commandTimeoutMs()), metrics);
       RedisTables r = new RedisTables(redis, idem.keyPrefix());
-      opened = r.start().map(v -> TablesStore.over(r, clock, false, new SharedCacheCorrection(redis, r.keys(), clock),
-          idem.indexTtlSeconds()));
+      legacy = new RedisLegacy(redis, idem.keyPrefix());
+      opened = r.start().map(v -> (Tables) r);
+      correction = new SharedCacheCorrection(redis, r.keys(), clock);
     } else {
       try {
         SqliteTables sq = SqliteTables.open(vertx, Path.of(cfg.path()), cfg.commitIntervalMs(), cfg.commitMaxWrites());
         dir = sq.path().getParent();
-        opened = Future.succeededFuture(TablesStore.over(sq, clock, withCache, null, idem.indexTtlSeconds()));
+        legacy = new SqliteLegacy(sq);
+        opened = Future.succeededFuture(sq);
         log.info("state store: SQLite file {} (WAL, group commit every {} ms)", sq.path(), cfg.commitIntervalMs());
       } catch (StateStoreException e) {
         return Future.failedFuture(e);
       }
     }
-    return opened.compose(s -> {
+    // The store serves through a gate that opens once an earlier release's layout, if any, has moved.
+    return opened.compose(tables -> {
+      LegacyImport.Gate gate = new LegacyImport.Gate(tables);
+      boolean keepsCache = withCache && "sqlite".equals(backend);
+      TablesStore raw = TablesStore.over(tables, clock, keepsCache, correction, idem.indexTtlSeconds());
+      TablesStore served = TablesStore.over(gate, clock, keepsCache, correction, idem.indexTtlSeconds());
+      return LegacyImport.start(vertx, raw, legacy, gate, clock).map(served);
+    }).compose(s -> {
       store = s;
       if (dir != null) {
         checkDisk();

@@ -99,6 +99,23 @@ public final class TablesStore implements StateStore {
     return cache == null ? Future.succeededFuture(false) : cache.prune(maxEntries, slice);
   }
 
+  QueueStore queueStore() {
+    return debts;
+  }
+
+  OutboxStore outboxStore() {
+    return outbox;
+  }
+
+  BatchStore batchStore() {
+    return batches;
+  }
+
+  /** The write-behind logs, for the migration even when this store keeps no cache (an earlier layout's logs are kept). */
+  CacheStore cacheStore() {
+    return cache != null ? cache : new CacheStore(tables, clock, 0);
+  }
+
   /** Every tenant's audit chain, verified (the command line's {@code audit verify}). */
   public AuditStore auditStore() {
     return audit;

@@ -154,30 +154,63 @@ public final class SqliteDb implements AutoCloseable {
   }
 
   private void migrate() throws SQLException {
-    int version;
-    try (Statement s = conn.createStatement(); ResultSet rs = s.executeQuery("PRAGMA user_version")) {
-      version = rs.next() ? rs.getInt(1) : 0;
-    }
+    int version = version();
     if (version > SqliteSchema.latest()) {
       throw new StateStoreException("state file " + path + " has schema version " + version + ", newer than this build's "
           + SqliteSchema.latest());
     }
-    if (version == SqliteSchema.latest()) {
-      conn.setAutoCommit(false);
+    // A new file starts with the current layout; a file with the earlier one stops before the
+    // migration that drops it, which the import runs once it moved the rows (dropLegacy).
+    int from = version == 0 ? SqliteSchema.firstCurrent() : version;
+    int to = version <= SqliteSchema.legacyDropped() && version > 0 ? SqliteSchema.legacyDropped() : SqliteSchema.latest();
+    conn.setAutoCommit(false);
+    if (version == to) {
       return;
     }
-    conn.setAutoCommit(false);
-    try (Statement s = conn.createStatement()) {
-      for (int v = version; v < SqliteSchema.latest(); v++) {
-        for (String ddl : SqliteSchema.MIGRATIONS.get(v).statements()) {
-          s.execute(ddl);
-        }
-      }
-      s.execute("PRAGMA user_version = " + SqliteSchema.latest());
+    try {
+      run(from, to);
       conn.commit();
     } catch (SQLException e) {
       conn.rollback();
       throw e;
+    }
+  }
+
+  /** {@code PRAGMA user_version}: how many migrations ran. */
+  int version() throws SQLException {
+    try (Statement s = conn.createStatement(); ResultSet rs = s.executeQuery("PRAGMA user_version")) {
+      return rs.next() ? rs.getInt(1) : 0;
+    }
+  }
+
+  /** Runs migrations {@code from} (inclusive) to {@code to} and records {@code to}, in the caller's transaction. */
+  private void run(int from, int to) throws SQLException {
+    try (Statement s = conn.createStatement()) {
+      for (int v = from; v < to; v++) {
+        for (String ddl : SqliteSchema.MIGRATIONS.get(v).statements()) {
+          s.execute(ddl);
+        }
+      }
+      s.execute("PRAGMA user_version = " + to);
+    }
+  }
+
+  /**
+   * Whether the file still has the earlier layout's tables: it was opened with them, and
+   * {@link #dropLegacy} has not run.
+   */
+  boolean hasLegacy() throws SQLException {
+    int v = version();
+    return v > 0 && v <= SqliteSchema.legacyDropped();
+  }
+
+  /**
+   * Drops the earlier layout's tables and runs every migration after that, inside the caller's
+   * transaction (an operation of {@link #transaction}); nothing when they are gone already.
+   */
+  void dropLegacy() throws SQLException {
+    if (hasLegacy()) {
+      run(SqliteSchema.legacyDropped(), SqliteSchema.latest());
     }
   }
 

@@ -1,13 +1,15 @@
 package dev.georesolver.state.sqlite;
 
-import dev.georesolver.state.rules.CacheReplay;
 import java.util.List;
 
 /**
  * The SQLite file's schema, one migration per step, tracked by {@code PRAGMA user_version}: a
- * file at version {@code n} gets migrations {@code n+1…} in one transaction at start. This list is
- * where a module's tables are registered: a new module (audit, batches) appends its migration, it
- * never edits an old one.
+ * file at version {@code n} gets migrations {@code n+1…} in one transaction at start. Two exceptions,
+ * both for the earlier layout (the tables the modules used before they were written over the
+ * primitives): a new file starts at {@link #firstCurrent()}, so it never creates them; and the
+ * migration that drops them ({@link #legacyDropped()}) is run by the import after it moved their
+ * rows, so a file that has them stops before it when opened. A new module appends its migration;
+ * it never edits an old one.
  */
 final class SqliteSchema {
 
@@ -219,10 +221,57 @@ final class SqliteSchema {
             log TEXT PRIMARY KEY,
             last INTEGER NOT NULL) WITHOUT ROWID""", """
           CREATE TRIGGER t_logs_append_only BEFORE UPDATE ON t_logs
-          BEGIN SELECT RAISE(ABORT, 'log entries cannot be changed'); END""")));
+          BEGIN SELECT RAISE(ABORT, 'log entries cannot be changed'); END""")),
+      // The earlier layout's tables, dropped once the import moved their rows into the primitives'
+      // (state.LegacyImport): run by SqliteLegacy.remove, never by open on a file that has them. The
+      // audit table goes first, taking its triggers (which name the anchor and head tables) with it.
+      new Migration("legacy dropped", List.of(
+          "DROP TABLE IF EXISTS audit",
+          "DROP TABLE IF EXISTS audit_anchor",
+          "DROP TABLE IF EXISTS audit_head",
+          "DROP TABLE IF EXISTS reconcile_queue",
+          "DROP TABLE IF EXISTS corrections",
+          "DROP TABLE IF EXISTS delivery_cursors",
+          "DROP TABLE IF EXISTS batch_items",
+          "DROP TABLE IF EXISTS batch_slices",
+          "DROP TABLE IF EXISTS batch_jobs",
+          "DROP TABLE IF EXISTS idem_log",
+          "DROP TABLE IF EXISTS index_log",
+          "DROP TABLE IF EXISTS idem",
+          "DROP TABLE IF EXISTS addr_index")));
+
+  /** The earlier layout's tables (what {@link #legacyDropped()} drops). */
+  static final List<String> LEGACY_TABLES = List.of("reconcile_queue", "corrections", "delivery_cursors", "idem_log", "index_log",
+      "audit", "audit_anchor", "audit_head", "batch_jobs", "batch_items", "batch_slices", "idem", "addr_index");
 
   /** The version a file has once every migration ran. */
   static int latest() {
     return MIGRATIONS.size();
+  }
+
+  /**
+   * Where a new file (version 0) starts: the first migration of the current layout. The earlier
+   * ones only made tables that an earlier release read; a new file has nothing to keep in them.
+   */
+  static int firstCurrent() {
+    return indexOf("tables");
+  }
+
+  /**
+   * The migration that drops the earlier layout's tables. A file opened below it stops there (its
+   * version is then this index); the import runs it, and any after it, once it moved their rows
+   * ({@code SqliteLegacy.remove}).
+   */
+  static int legacyDropped() {
+    return indexOf("legacy dropped");
+  }
+
+  private static int indexOf(String module) {
+    for (int i = 0; i < MIGRATIONS.size(); i++) {
+      if (module.equals(MIGRATIONS.get(i).module())) {
+        return i;
+      }
+    }
+    throw new IllegalStateException("no migration " + module);
   }
 }

@@ -112,6 +112,14 @@ public final class SqliteTables implements Tables {
     return f.result();
   }
 
+  /**
+   * Runs {@code op} on the file in the next group commit, like a transaction: for the reader of the
+   * earlier layout's tables ({@link SqliteLegacy}), which are not primitives.
+   */
+  <T> Future<T> statement(SqliteDb.Op<T> op) {
+    return submit(op);
+  }
+
   /** Queues one operation for the next group commit. */
   private <T> Future<T> submit(SqliteDb.Op<T> op) {
     Promise<T> p = Promise.promise();
