@@ -1,5 +1,7 @@
 package dev.georesolver.provider;
 
+import dev.georesolver.geo.Address;
+import dev.georesolver.geo.Address.Component;
 import dev.georesolver.geo.Direction;
 import dev.georesolver.geo.FailureClass;
 import dev.georesolver.geo.ForwardQuery;
@@ -23,8 +25,8 @@ import java.util.Set;
  * An ArcGIS geocode service such as the World Geocoding Service ({@code adapter: arcgis});
  * credential default: query parameter {@code token}. The endpoint is the GeocodeServer URL.
  *
- * <p>Forward: {@code GET {endpoint}/findAddressCandidates?f=json&outSR=4326&outFields=Addr_type&
- * SingleLine=…}, or the multi-field form ({@code Address}, {@code Address2}, {@code City},
+ * <p>Forward: {@code GET {endpoint}/findAddressCandidates?f=json&outSR=4326&outFields=…&
+ * SingleLine=…} (the fields {@link #OUT_FIELDS} lists), or the multi-field form ({@code Address}, {@code Address2}, {@code City},
  * {@code Region}, {@code Postal}, {@code CountryCode}) when every component has a field and the
  * country is an ISO code; a bbox becomes {@code searchExtent=xmin,ymin,xmax,ymax} (WGS84, a hard
  * filter); the language goes in {@code langCode}. Reverse:
@@ -50,6 +52,9 @@ public final class ArcGisAdapter extends JsonProviderAdapter {
   public static final double UNSCORED_CONFIDENCE = 0.5;
   /** CRS assumed under relaxed validation when the body names none: the {@code outSR} requested. */
   static final String REQUESTED_WKID = "4326";
+  /** The candidate attributes asked for: the match type and what {@link #address} reads. */
+  static final String OUT_FIELDS = "Addr_type,Type,AddNum,StPreDir,StPreType,StName,StType,StDir,StAddr,Nbrhd,District,"
+      + "City,Subregion,Region,RegionAbbr,Postal,CntryName,Country";
 
   private static final Set<String> STRUCTURED = Set.of(HOUSE_NUMBER, STREET, UNIT, LOCALITY, REGION, POSTCODE, COUNTRY);
   private static final Set<String> ROOFTOP_TYPES = Set.of("PointAddress", "Subaddress", "POI", "Parcel", "BuildingName");
@@ -65,7 +70,7 @@ public final class ArcGisAdapter extends JsonProviderAdapter {
     OutboundRequest.Builder b = OutboundRequest.get(endpoint, "/findAddressCandidates")
         .param("f", "json")
         .param("outSR", REQUESTED_WKID)
-        .param("outFields", "Addr_type");
+        .param("outFields", OUT_FIELDS);
     if (structured(q)) {
       Map<String, String> c = q.components();
       b.param("Address", Requests.streetLine(c))
@@ -187,7 +192,8 @@ public final class ArcGisAdapter extends JsonProviderAdapter {
       return;
     }
     double confidence = score == null ? UNSCORED_CONFIDENCE : Parsing.clamp01(score / 100);
-    add(RawHit.of(xy[0], xy[1], crs, confidence, label, precision(Parsing.string(attributes, "Addr_type"))), hits);
+    add(RawHit.of(xy[0], xy[1], crs, confidence, label, precision(Parsing.string(attributes, "Addr_type")))
+        .withAddress(address(attributes)), hits);
   }
 
   private static void reverseAddress(JsonObject o, Hits hits) {
@@ -205,7 +211,42 @@ public final class ArcGisAdapter extends JsonProviderAdapter {
     String label = Parsing.string(address, "LongLabel") != null ? Parsing.string(address, "LongLabel")
         : Parsing.string(address, "Match_addr") != null ? Parsing.string(address, "Match_addr")
         : Parsing.string(address, "Address");
-    add(RawHit.of(xy[0], xy[1], crs, UNSCORED_CONFIDENCE, label, precision(Parsing.string(address, "Addr_type"))), hits);
+    add(RawHit.of(xy[0], xy[1], crs, UNSCORED_CONFIDENCE, label, precision(Parsing.string(address, "Addr_type")))
+        .withAddress(address(address)), hits);
+  }
+
+  /**
+   * The address from a candidate's {@code attributes} or a reverse answer's {@code address}:
+   * {@code AddNum}; the street from its parts ({@code StPreDir}, {@code StPreType}, {@code StName},
+   * {@code StType}, {@code StDir}), else the street line ({@code StAddr}, reverse {@code Address})
+   * without its leading {@code AddNum}; {@code Nbrhd} (reverse {@code Neighborhood}), else
+   * {@code District}; {@code City}; {@code Subregion}; {@code Region}, else {@code RegionAbbr};
+   * {@code Postal} (without {@code PostalExt}, whose joining differs by country);
+   * {@code CntryName}; the alpha-3 {@code Country} (reverse {@code CountryCode}). The place type is
+   * {@code Addr_type}, else {@code Type}.
+   */
+  static Address address(JsonObject a) {
+    Address.Builder b = Address.builder();
+    String number = Parsing.string(a, "AddNum");
+    b.fill(Component.HOUSE_NUMBER, number);
+    if (Parsing.string(a, "StName") != null) {
+      b.fill(Component.ROAD, AddressFields.words(a, "StPreDir", "StPreType", "StName", "StType", "StDir"));
+    } else if (number != null) {
+      String line = Parsing.string(a, "StAddr") != null ? Parsing.string(a, "StAddr") : Parsing.string(a, "Address");
+      String prefix = number.strip() + " ";
+      if (line != null && line.strip().startsWith(prefix)) {
+        b.fill(Component.ROAD, line.strip().substring(prefix.length()));
+      }
+    }
+    AddressFields.fill(b, Component.NEIGHBOURHOOD, a, "Nbrhd", "Neighborhood", "District");
+    AddressFields.fill(b, Component.LOCALITY, a, "City");
+    AddressFields.fill(b, Component.COUNTY, a, "Subregion");
+    AddressFields.fill(b, Component.REGION, a, "Region", "RegionAbbr");
+    AddressFields.fill(b, Component.POSTCODE, a, "Postal");
+    AddressFields.fill(b, Component.COUNTRY, a, "CntryName");
+    AddressFields.fill(b, Component.COUNTRY_CODE, a, "Country", "CountryCode");
+    AddressFields.fill(b, Component.PLACE_TYPE, a, "Addr_type", "Type");
+    return b.build();
   }
 
   private static void add(RawHit hit, Hits hits) {

@@ -1,5 +1,6 @@
 package dev.georesolver.provider;
 
+import dev.georesolver.geo.Address;
 import dev.georesolver.geo.Direction;
 import dev.georesolver.geo.FailureClass;
 import dev.georesolver.geo.ForwardQuery;
@@ -14,7 +15,9 @@ import io.vertx.core.json.JsonObject;
  * extension): {@code GET {endpoint}?lat=…&lon=…}. The provider answers
  * {@code {"x": …, "y": …, "crs": "EPSG:…", "confidence": 0..1}} with {@code x} the easting or
  * longitude and {@code y} the northing or latitude; an empty body or HTTP 404 means no match. An
- * optional {@code label} is passed through.
+ * optional {@code label} is passed through, and an optional {@code address} object whose members
+ * are {@link Address}'s component names ({@code {"road": "Downing Street", "country_code": "GB"}})
+ * becomes the hit's address ({@link #address}).
  *
  * <p>Strict schema: {@code x}, {@code y} (finite numbers), {@code crs} (string) and
  * {@code confidence} (number in [0, 1]) are required. Relaxed: only {@code x} and {@code y};
@@ -75,7 +78,24 @@ public final class GenericAdapter implements ProviderAdapter {
     String crsText = crs instanceof String s ? s : "EPSG:4326";
     double conf = confidence == null ? DEFAULT_CONFIDENCE : Math.max(0, Math.min(1, confidence));
     Object label = j.getValue("label");
-    return ProviderAnswer.found(RawHit.of(x, y, crsText, conf, label instanceof String s ? s : null, null));
+    return ProviderAnswer.found(RawHit.of(x, y, crsText, conf, label instanceof String s ? s : null, null)
+        .withAddress(address(Parsing.object(j, "address"))));
+  }
+
+  /**
+   * The optional {@code address} object, whose members are the component names themselves
+   * ({@code house_number}, {@code road}, …, {@code country_code}, {@code place_type}): each read as
+   * text, a member of another type or name ignored, in either schema mode.
+   */
+  static Address address(JsonObject a) {
+    if (a == null) {
+      return Address.EMPTY;
+    }
+    Address.Builder b = Address.builder();
+    for (Address.Component c : Address.components()) {
+      AddressFields.fill(b, c, a, c.key());
+    }
+    return b.build();
   }
 
   private static Double number(JsonObject j, String key) {

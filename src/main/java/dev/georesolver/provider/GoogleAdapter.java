@@ -1,5 +1,7 @@
 package dev.georesolver.provider;
 
+import dev.georesolver.geo.Address;
+import dev.georesolver.geo.Address.Component;
 import dev.georesolver.geo.Direction;
 import dev.georesolver.geo.FailureClass;
 import dev.georesolver.geo.ForwardQuery;
@@ -148,7 +150,64 @@ public final class GoogleAdapter extends JsonProviderAdapter {
       return;
     }
     double confidence = confidence(locationType, Parsing.flag(res, "partial_match"));
-    hits.addWgs84(RawHit.of(lonLat[0], lonLat[1], Parsing.WGS84, confidence, label, precision(locationType, Parsing.array(res, "types"))));
+    JsonArray types = Parsing.array(res, "types");
+    hits.addWgs84(RawHit.of(lonLat[0], lonLat[1], Parsing.WGS84, confidence, label, precision(locationType, types))
+        .withAddress(address(Parsing.array(res, "address_components"), Parsing.firstString(res, "types"))));
+  }
+
+  /**
+   * The address from {@code address_components} (finest first, as Google lists them):
+   * {@code street_number}, {@code route}; {@code neighborhood}, else the first {@code sublocality},
+   * else a finer {@code locality} when there are two; the last {@code locality}, else
+   * {@code postal_town}; {@code administrative_area_level_2} and {@code _1}; {@code postal_code}
+   * (not a {@code postal_code_prefix}); {@code country} with its {@code short_name} as the code. The
+   * {@code long_name} everywhere else. {@code placeType} is the result's first {@code types}.
+   */
+  static Address address(JsonArray components, String placeType) {
+    Address.Builder b = Address.builder();
+    String neighborhood = null;
+    String sublocality = null;
+    String firstLocality = null;
+    String lastLocality = null;
+    String postalTown = null;
+    for (int i = 0; components != null && i < components.size(); i++) {
+      JsonObject c = Parsing.object(components, i);
+      String name = Parsing.string(c, "long_name");
+      if (name == null) {
+        continue;
+      }
+      Set<String> t = Parsing.strings(Parsing.array(c, "types"));
+      if (t.contains("street_number")) {
+        b.fill(Component.HOUSE_NUMBER, name);
+      } else if (t.contains("route")) {
+        b.fill(Component.ROAD, name);
+      } else if (t.contains("neighborhood")) {
+        neighborhood = neighborhood == null ? name : neighborhood;
+      } else if (t.contains("sublocality") || t.stream().anyMatch(x -> x.startsWith("sublocality_"))) {
+        sublocality = sublocality == null ? name : sublocality;
+      } else if (t.contains("locality")) {
+        firstLocality = firstLocality == null ? name : firstLocality;
+        lastLocality = name;
+      } else if (t.contains("postal_town")) {
+        postalTown = postalTown == null ? name : postalTown;
+      } else if (t.contains("administrative_area_level_2")) {
+        b.fill(Component.COUNTY, name);
+      } else if (t.contains("administrative_area_level_1")) {
+        b.fill(Component.REGION, name);
+      } else if (t.contains("postal_code") && !t.contains("postal_code_prefix")) {
+        b.fill(Component.POSTCODE, name);
+      } else if (t.contains("country")) {
+        b.fill(Component.COUNTRY, name).fill(Component.COUNTRY_CODE, Parsing.string(c, "short_name"));
+      }
+    }
+    String finerLocality = firstLocality != null && !firstLocality.equals(lastLocality) ? firstLocality : null;
+    return b.fill(Component.NEIGHBOURHOOD, neighborhood)
+        .fill(Component.NEIGHBOURHOOD, sublocality)
+        .fill(Component.NEIGHBOURHOOD, finerLocality)
+        .fill(Component.LOCALITY, lastLocality)
+        .fill(Component.LOCALITY, postalTown)
+        .fill(Component.PLACE_TYPE, placeType)
+        .build();
   }
 
   /** The precision from {@code location_type}, else from the result's {@code types}. */

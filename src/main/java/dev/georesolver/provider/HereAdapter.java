@@ -1,5 +1,7 @@
 package dev.georesolver.provider;
 
+import dev.georesolver.geo.Address;
+import dev.georesolver.geo.Address.Component;
 import dev.georesolver.geo.Direction;
 import dev.georesolver.geo.FailureClass;
 import dev.georesolver.geo.ForwardQuery;
@@ -114,9 +116,32 @@ public final class HereAdapter extends JsonProviderAdapter {
       return;
     }
     RawHit hit = RawHit.of(lonLat[0], lonLat[1], Parsing.WGS84,
-        score == null ? UNSCORED_CONFIDENCE : Parsing.clamp01(score), title, precision(item));
+        score == null ? UNSCORED_CONFIDENCE : Parsing.clamp01(score), title, precision(item))
+        .withAddress(address(item));
     Double metres = Parsing.number(item, "distance");
     hits.addWgs84(metres == null ? hit : hit.withDistance(metres));
+  }
+
+  /**
+   * The address from an item's {@code address}: {@code houseNumber}, {@code street};
+   * {@code subdistrict}, else {@code district}; {@code city}, {@code county}; {@code state}, else
+   * {@code stateCode}; {@code postalCode}, {@code countryName}, and the alpha-3
+   * {@code countryCode}. The place type is the item's {@code resultType}.
+   */
+  static Address address(JsonObject item) {
+    JsonObject a = Parsing.object(item, "address");
+    Address.Builder b = Address.builder();
+    AddressFields.fill(b, Component.HOUSE_NUMBER, a, "houseNumber");
+    AddressFields.fill(b, Component.ROAD, a, "street");
+    AddressFields.fill(b, Component.NEIGHBOURHOOD, a, "subdistrict", "district");
+    AddressFields.fill(b, Component.LOCALITY, a, "city");
+    AddressFields.fill(b, Component.COUNTY, a, "county");
+    AddressFields.fill(b, Component.REGION, a, "state", "stateCode");
+    AddressFields.fill(b, Component.POSTCODE, a, "postalCode");
+    AddressFields.fill(b, Component.COUNTRY, a, "countryName");
+    AddressFields.fill(b, Component.COUNTRY_CODE, a, "countryCode");
+    AddressFields.fill(b, Component.PLACE_TYPE, item, "resultType");
+    return b.build();
   }
 
   /** The precision from {@code resultType} and its qualifiers. */

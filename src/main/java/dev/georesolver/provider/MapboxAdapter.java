@@ -1,5 +1,7 @@
 package dev.georesolver.provider;
 
+import dev.georesolver.geo.Address;
+import dev.georesolver.geo.Address.Component;
 import dev.georesolver.geo.Direction;
 import dev.georesolver.geo.FailureClass;
 import dev.georesolver.geo.ForwardQuery;
@@ -143,7 +145,57 @@ public final class MapboxAdapter extends JsonProviderAdapter {
     }
     String label = Parsing.string(p, "full_address") != null ? Parsing.string(p, "full_address") : name;
     double confidence = confidence(Parsing.string(Parsing.object(p, "match_code"), "confidence"));
-    hits.addWgs84(RawHit.of(lonLat[0], lonLat[1], Parsing.WGS84, confidence, label, precision(p)));
+    hits.addWgs84(RawHit.of(lonLat[0], lonLat[1], Parsing.WGS84, confidence, label, precision(p)).withAddress(address(p)));
+  }
+
+  /**
+   * The address from {@code properties.context}, one object per level:
+   * {@code address.address_number}; {@code street.name}, else {@code address.street_name};
+   * {@code neighborhood}, else {@code locality} (Mapbox's locality is an area inside a place);
+   * {@code place}; {@code district}; {@code region} (its {@code region_code} when it has no name);
+   * {@code postcode}; {@code country} with its {@code country_code} (else
+   * {@code country_code_alpha_3}). A feature's own level ({@code feature_type}) gets its
+   * {@code name} when the context does not hold it. The place type is the {@code feature_type}.
+   */
+  static Address address(JsonObject p) {
+    JsonObject ctx = Parsing.object(p, "context");
+    Address.Builder b = Address.builder();
+    AddressFields.fill(b, Component.HOUSE_NUMBER, Parsing.object(ctx, "address"), "address_number");
+    AddressFields.fill(b, Component.ROAD, Parsing.object(ctx, "street"), "name");
+    AddressFields.fill(b, Component.ROAD, Parsing.object(ctx, "address"), "street_name");
+    AddressFields.fill(b, Component.NEIGHBOURHOOD, Parsing.object(ctx, "neighborhood"), "name");
+    AddressFields.fill(b, Component.NEIGHBOURHOOD, Parsing.object(ctx, "locality"), "name");
+    AddressFields.fill(b, Component.LOCALITY, Parsing.object(ctx, "place"), "name");
+    AddressFields.fill(b, Component.COUNTY, Parsing.object(ctx, "district"), "name");
+    AddressFields.fill(b, Component.REGION, Parsing.object(ctx, "region"), "name", "region_code");
+    AddressFields.fill(b, Component.POSTCODE, Parsing.object(ctx, "postcode"), "name");
+    JsonObject country = Parsing.object(ctx, "country");
+    AddressFields.fill(b, Component.COUNTRY, country, "name");
+    AddressFields.fill(b, Component.COUNTRY_CODE, country, "country_code", "country_code_alpha_3");
+    String type = Parsing.string(p, "feature_type");
+    Component own = ownLevel(type);
+    if (own != null) {
+      b.fill(own, Parsing.string(p, "name"));
+    }
+    return b.fill(Component.PLACE_TYPE, type).build();
+  }
+
+  /**
+   * The component a Mapbox feature or place type names (shared by v5's {@code place_type}): the
+   * feature's own name goes there, as Mapbox does not repeat a feature in its context. Null for
+   * addresses and points of interest, whose name is not one component.
+   */
+  static Component ownLevel(String type) {
+    return switch (type == null ? "" : type) {
+      case "street" -> Component.ROAD;
+      case "neighborhood", "locality" -> Component.NEIGHBOURHOOD;
+      case "place" -> Component.LOCALITY;
+      case "district" -> Component.COUNTY;
+      case "region" -> Component.REGION;
+      case "postcode" -> Component.POSTCODE;
+      case "country" -> Component.COUNTRY;
+      default -> null;
+    };
   }
 
   private static double[] point(JsonObject f, JsonObject p) {

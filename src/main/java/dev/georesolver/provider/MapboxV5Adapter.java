@@ -1,5 +1,7 @@
 package dev.georesolver.provider;
 
+import dev.georesolver.geo.Address;
+import dev.georesolver.geo.Address.Component;
 import dev.georesolver.geo.Direction;
 import dev.georesolver.geo.ForwardQuery;
 import dev.georesolver.geo.Precision;
@@ -65,7 +67,53 @@ public final class MapboxV5Adapter extends JsonProviderAdapter {
       return;
     }
     double confidence = relevance == null ? DEFAULT_CONFIDENCE : Parsing.clamp01(relevance);
-    hits.addWgs84(RawHit.of(lonLat[0], lonLat[1], Parsing.WGS84, confidence, label, precision(f)));
+    hits.addWgs84(RawHit.of(lonLat[0], lonLat[1], Parsing.WGS84, confidence, label, precision(f)).withAddress(address(f)));
+  }
+
+  /**
+   * The address from the feature and its {@code context}, whose entries name their level by the
+   * prefix of their {@code id} ({@code postcode.…}, {@code place.…}): {@code neighborhood}, else
+   * {@code locality}; {@code place}; {@code district}; {@code region}; {@code postcode};
+   * {@code country}, whose {@code short_code} is the country code (a region's is ISO 3166-2 and is
+   * not used). The feature itself is not in its context: an address gives its {@code address}
+   * (the house number) and {@code text} (the street); a place, region, country and so on give
+   * their {@code text} to their own level, a country its {@code properties.short_code}. The place
+   * type is the first {@code place_type}.
+   */
+  static Address address(JsonObject f) {
+    Address.Builder b = Address.builder();
+    String type = Parsing.firstString(f, "place_type");
+    if ("address".equals(type)) {
+      b.fill(Component.HOUSE_NUMBER, Parsing.string(f, "address")).fill(Component.ROAD, Parsing.string(f, "text"));
+    }
+    Component own = MapboxAdapter.ownLevel(type);
+    if (own != null) {
+      b.fill(own, Parsing.string(f, "text"));
+    }
+    if ("country".equals(type)) {
+      b.fill(Component.COUNTRY_CODE, Parsing.string(Parsing.object(f, "properties"), "short_code"));
+    }
+    JsonArray context = Parsing.array(f, "context");
+    String locality = null;
+    for (int i = 0; context != null && i < context.size(); i++) {
+      JsonObject entry = Parsing.object(context, i);
+      String id = Parsing.string(entry, "id");
+      int dot = id == null ? -1 : id.indexOf('.');
+      String level = dot < 0 ? null : id.substring(0, dot);
+      String text = Parsing.string(entry, "text");
+      if ("locality".equals(level)) {
+        locality = locality == null ? text : locality;
+        continue;
+      }
+      Component c = MapboxAdapter.ownLevel(level);
+      if (c != null) {
+        b.fill(c, text);
+      }
+      if ("country".equals(level)) {
+        b.fill(Component.COUNTRY_CODE, Parsing.string(entry, "short_code"));
+      }
+    }
+    return b.fill(Component.NEIGHBOURHOOD, locality).fill(Component.PLACE_TYPE, type).build();
   }
 
   /** The precision from the first {@code place_type}; interpolated addresses say so in their geometry. */

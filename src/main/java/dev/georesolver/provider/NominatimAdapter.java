@@ -1,5 +1,7 @@
 package dev.georesolver.provider;
 
+import dev.georesolver.geo.Address;
+import dev.georesolver.geo.Address.Component;
 import dev.georesolver.geo.Direction;
 import dev.georesolver.geo.FailureClass;
 import dev.georesolver.geo.ForwardQuery;
@@ -21,11 +23,12 @@ import java.util.Set;
 /**
  * Nominatim, the OpenStreetMap geocoder ({@code adapter: nominatim}); no credential.
  *
- * <p>Forward: {@code GET {endpoint}/search?format=jsonv2&q=…}, or the structured form
+ * <p>Forward: {@code GET {endpoint}/search?format=jsonv2&addressdetails=1&q=…}, or the structured form
  * ({@code street}, {@code city}, {@code state}, {@code postalcode}, {@code country}) when every
  * component has a Nominatim parameter; a bbox becomes {@code viewbox=minLon,minLat,maxLon,maxLat}
  * with {@code bounded=1}; the language goes in {@code accept-language}. Reverse:
- * {@code GET {endpoint}/reverse?format=jsonv2&lat=…&lon=…}.
+ * {@code GET {endpoint}/reverse?format=jsonv2&addressdetails=1&lat=…&lon=…}. The {@code address}
+ * object that {@code addressdetails} asks for becomes the hit's {@link Address} ({@link #address}).
  *
  * <p>Reads the {@code jsonv2} and {@code json} bodies (an array for search, one object for
  * reverse), {@code geocodejson} and {@code geojson} (FeatureCollections), whichever arrives: the
@@ -55,7 +58,7 @@ public final class NominatimAdapter extends JsonProviderAdapter {
 
   @Override
   public OutboundRequest forward(String endpoint, ForwardQuery q) {
-    OutboundRequest.Builder b = OutboundRequest.get(endpoint, "/search").param("format", "jsonv2");
+    OutboundRequest.Builder b = OutboundRequest.get(endpoint, "/search").param("format", "jsonv2").param("addressdetails", 1);
     if (Requests.structuredFits(q, STRUCTURED)) {
       Map<String, String> c = q.components();
       b.param("street", Requests.streetLine(c))
@@ -76,6 +79,7 @@ public final class NominatimAdapter extends JsonProviderAdapter {
   public OutboundRequest reverse(String endpoint, ReverseQuery q) {
     return OutboundRequest.get(endpoint, "/reverse")
         .param("format", "jsonv2")
+        .param("addressdetails", 1)
         .param("lat", Requests.num(q.lat()))
         .param("lon", Requests.num(q.lon()))
         .param("accept-language", Requests.language(q.language()))
@@ -139,8 +143,41 @@ public final class NominatimAdapter extends JsonProviderAdapter {
       return;
     }
     String category = p.containsKey("category") ? Parsing.string(p, "category") : Parsing.string(p, "class");
-    String precision = precision(Parsing.integer(p, "place_rank"), category, Parsing.string(p, "type"));
-    hits.addWgs84(RawHit.of(lonLat[0], lonLat[1], Parsing.WGS84, confidence(importance), label, precision));
+    String type = Parsing.string(p, "type");
+    String precision = precision(Parsing.integer(p, "place_rank"), category, type);
+    hits.addWgs84(RawHit.of(lonLat[0], lonLat[1], Parsing.WGS84, confidence(importance), label, precision)
+        .withAddress(address(Parsing.object(p, "address"), category, type)));
+  }
+
+  /**
+   * The address from Nominatim's {@code address} (sent with {@code addressdetails=1}; the OSM keys
+   * of {@link AddressFields#osm}); the place type is the OSM tag {@code category/type}.
+   */
+  static Address address(JsonObject address, String category, String type) {
+    return AddressFields.osm(Address.builder(), address)
+        .fill(Component.PLACE_TYPE, AddressFields.tag(category, type))
+        .build();
+  }
+
+  /**
+   * The address of a geocodejson feature's {@code geocoding} object (the GeocodeJSON names:
+   * {@code housenumber}, {@code street}, {@code locality} and {@code district} finest first,
+   * {@code city}, {@code county}, {@code state}, {@code postcode}, {@code country},
+   * {@code country_code}); the place type is {@code osm_key/osm_value}, else {@code type}.
+   */
+  static Address geocodeJsonAddress(JsonObject g) {
+    Address.Builder b = Address.builder();
+    AddressFields.fill(b, Component.HOUSE_NUMBER, g, "housenumber");
+    AddressFields.fill(b, Component.ROAD, g, "street");
+    AddressFields.fill(b, Component.NEIGHBOURHOOD, g, "locality", "district");
+    AddressFields.fill(b, Component.LOCALITY, g, "city");
+    AddressFields.fill(b, Component.COUNTY, g, "county");
+    AddressFields.fill(b, Component.REGION, g, "state");
+    AddressFields.fill(b, Component.POSTCODE, g, "postcode");
+    AddressFields.fill(b, Component.COUNTRY, g, "country");
+    AddressFields.fill(b, Component.COUNTRY_CODE, g, "country_code");
+    String tag = AddressFields.tag(Parsing.string(g, "osm_key"), Parsing.string(g, "osm_value"));
+    return b.fill(Component.PLACE_TYPE, tag != null ? tag : Parsing.string(g, "type")).build();
   }
 
   /** A geocodejson or geojson FeatureCollection. */
@@ -157,7 +194,8 @@ public final class NominatimAdapter extends JsonProviderAdapter {
       String label = Parsing.string(geocoding, "label");
       if (!hits.missingRequired(label, "properties.geocoding.label")) {
         String precision = precision(null, null, Parsing.string(geocoding, "type"));
-        hits.addWgs84(RawHit.of(lon, lat, Parsing.WGS84, confidence(null), label, precision));
+        hits.addWgs84(RawHit.of(lon, lat, Parsing.WGS84, confidence(null), label, precision)
+            .withAddress(geocodeJsonAddress(geocoding)));
       }
       return;
     }
@@ -166,8 +204,11 @@ public final class NominatimAdapter extends JsonProviderAdapter {
     if (hits.missingRequired(label, "properties.display_name") || hits.missingRequired(importance, "properties.importance")) {
       return;
     }
-    String precision = precision(Parsing.integer(props, "place_rank"), Parsing.string(props, "category"), Parsing.string(props, "type"));
-    hits.addWgs84(RawHit.of(lon, lat, Parsing.WGS84, confidence(importance), label, precision));
+    String category = Parsing.string(props, "category");
+    String type = Parsing.string(props, "type");
+    String precision = precision(Parsing.integer(props, "place_rank"), category, type);
+    hits.addWgs84(RawHit.of(lon, lat, Parsing.WGS84, confidence(importance), label, precision)
+        .withAddress(address(Parsing.object(props, "address"), category, type)));
   }
 
   /**

@@ -1,5 +1,7 @@
 package dev.georesolver.provider;
 
+import dev.georesolver.geo.Address;
+import dev.georesolver.geo.Address.Component;
 import dev.georesolver.geo.Direction;
 import dev.georesolver.geo.FailureClass;
 import dev.georesolver.geo.ForwardQuery;
@@ -121,8 +123,23 @@ public final class OpenCageAdapter extends JsonProviderAdapter {
     if (hits.missingRequired(openCageConfidence, "confidence") || hits.missingRequired(label, "formatted")) {
       return;
     }
-    String precision = precision(Parsing.object(res, "components"));
-    hits.addWgs84(RawHit.of(lonLat[0], lonLat[1], Parsing.WGS84, confidence(openCageConfidence), label, precision));
+    JsonObject components = Parsing.object(res, "components");
+    hits.addWgs84(RawHit.of(lonLat[0], lonLat[1], Parsing.WGS84, confidence(openCageConfidence), label, precision(components))
+        .withAddress(address(components)));
+  }
+
+  /**
+   * The address from {@code components}, which use the OSM keys of {@link AddressFields#osm}
+   * ({@code house_number}, {@code road}, {@code neighbourhood}/{@code suburb}/…,
+   * {@code city}/{@code town}/{@code village}/…, {@code county}, {@code state}, {@code postcode},
+   * {@code country}, {@code country_code}); the code also from {@code ISO_3166-1_alpha-2}. The
+   * place type is {@code _type}.
+   */
+  static Address address(JsonObject components) {
+    Address.Builder b = AddressFields.osm(Address.builder(), components);
+    AddressFields.fill(b, Component.COUNTRY_CODE, components, "ISO_3166-1_alpha-2");
+    AddressFields.fill(b, Component.PLACE_TYPE, components, "_type");
+    return b.build();
   }
 
   /** The precision from {@code components._type}, else a house number's presence. */

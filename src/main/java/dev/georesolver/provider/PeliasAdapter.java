@@ -1,5 +1,7 @@
 package dev.georesolver.provider;
 
+import dev.georesolver.geo.Address;
+import dev.georesolver.geo.Address.Component;
 import dev.georesolver.geo.Direction;
 import dev.georesolver.geo.FailureClass;
 import dev.georesolver.geo.ForwardQuery;
@@ -97,9 +99,33 @@ public final class PeliasAdapter extends JsonProviderAdapter {
       return;
     }
     RawHit hit = RawHit.of(lon, lat, Parsing.WGS84,
-        confidence == null ? DEFAULT_CONFIDENCE : Parsing.clamp01(confidence), label, precision(p));
+        confidence == null ? DEFAULT_CONFIDENCE : Parsing.clamp01(confidence), label, precision(p))
+        .withAddress(address(p));
     Double km = Parsing.number(p, "distance");
     hits.addWgs84(km == null ? hit : hit.withDistance(km * 1000));
+  }
+
+  /**
+   * The address from a feature's properties, which hold its whole hierarchy (the feature's own
+   * layer included): {@code housenumber}, {@code street}; {@code neighbourhood}, else
+   * {@code macrohood}, else {@code borough}; {@code locality}, else {@code localadmin};
+   * {@code county}, else {@code macrocounty}; {@code region}, else {@code macroregion};
+   * {@code postalcode}; {@code country}; {@code country_code}, else the alpha-3 {@code country_a}.
+   * The place type is the {@code layer}.
+   */
+  static Address address(JsonObject p) {
+    Address.Builder b = Address.builder();
+    AddressFields.fill(b, Component.HOUSE_NUMBER, p, "housenumber");
+    AddressFields.fill(b, Component.ROAD, p, "street");
+    AddressFields.fill(b, Component.NEIGHBOURHOOD, p, "neighbourhood", "macrohood", "borough");
+    AddressFields.fill(b, Component.LOCALITY, p, "locality", "localadmin");
+    AddressFields.fill(b, Component.COUNTY, p, "county", "macrocounty");
+    AddressFields.fill(b, Component.REGION, p, "region", "macroregion");
+    AddressFields.fill(b, Component.POSTCODE, p, "postalcode");
+    AddressFields.fill(b, Component.COUNTRY, p, "country");
+    AddressFields.fill(b, Component.COUNTRY_CODE, p, "country_code", "country_a");
+    AddressFields.fill(b, Component.PLACE_TYPE, p, "layer");
+    return b.build();
   }
 
   /** The precision of a feature from its {@code layer} and {@code match_type}. */

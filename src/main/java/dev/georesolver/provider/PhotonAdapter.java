@@ -1,5 +1,7 @@
 package dev.georesolver.provider;
 
+import dev.georesolver.geo.Address;
+import dev.georesolver.geo.Address.Component;
 import dev.georesolver.geo.Direction;
 import dev.georesolver.geo.FailureClass;
 import dev.georesolver.geo.ForwardQuery;
@@ -36,6 +38,8 @@ public final class PhotonAdapter extends JsonProviderAdapter {
 
   private static final Set<String> LOCALITY_VALUES = Set.of(
       "city", "town", "village", "hamlet", "suburb", "neighbourhood", "quarter", "locality", "district", "borough");
+  /** The {@code place=*} values of a settlement, as opposed to an area inside one. */
+  private static final Set<String> SETTLEMENT_VALUES = Set.of("city", "town", "village", "hamlet");
 
   @Override
   public OutboundRequest forward(String endpoint, ForwardQuery q) {
@@ -76,7 +80,54 @@ public final class PhotonAdapter extends JsonProviderAdapter {
       hits.violation("properties.extent is not [minLon, maxLat, maxLon, minLat]");
       return;
     }
-    hits.addWgs84(RawHit.of(lon, lat, Parsing.WGS84, CONFIDENCE, label(p), precision(p)));
+    hits.addWgs84(RawHit.of(lon, lat, Parsing.WGS84, CONFIDENCE, label(p), precision(p)).withAddress(address(p)));
+  }
+
+  /**
+   * The address from a feature's properties: {@code housenumber}, {@code street};
+   * {@code locality}, else {@code district} (Photon's locality is the finer); {@code city},
+   * {@code county}, {@code state}, {@code postcode}, {@code country}, {@code countrycode}. Photon
+   * does not repeat a feature in its own address fields, so a city, district, county, state,
+   * country or street feature also gives its {@code name} to its own level. The place type is the
+   * OSM tag {@code osm_key/osm_value}, else {@code type}.
+   */
+  static Address address(JsonObject p) {
+    Address.Builder b = Address.builder();
+    AddressFields.fill(b, Component.HOUSE_NUMBER, p, "housenumber");
+    AddressFields.fill(b, Component.ROAD, p, "street");
+    AddressFields.fill(b, Component.NEIGHBOURHOOD, p, "locality", "district");
+    AddressFields.fill(b, Component.LOCALITY, p, "city");
+    AddressFields.fill(b, Component.COUNTY, p, "county");
+    AddressFields.fill(b, Component.REGION, p, "state");
+    AddressFields.fill(b, Component.POSTCODE, p, "postcode");
+    AddressFields.fill(b, Component.COUNTRY, p, "country");
+    AddressFields.fill(b, Component.COUNTRY_CODE, p, "countrycode");
+    Component own = ownLevel(p);
+    if (own != null) {
+      b.fill(own, Parsing.string(p, "name"));
+    }
+    String tag = AddressFields.tag(Parsing.string(p, "osm_key"), Parsing.string(p, "osm_value"));
+    return b.fill(Component.PLACE_TYPE, tag != null ? tag : Parsing.string(p, "type")).build();
+  }
+
+  /** The component a feature's own name fills: from {@code type}, else the OSM tag; null for others. */
+  private static Component ownLevel(JsonObject p) {
+    String type = Parsing.string(p, "type");
+    if (type == null) {
+      type = typeFromOsmTag(p);
+      if ("city".equals(type) && !Parsing.in(SETTLEMENT_VALUES, Parsing.string(p, "osm_value"))) {
+        type = "district";
+      }
+    }
+    return switch (type == null ? "" : type) {
+      case "street" -> Component.ROAD;
+      case "locality", "district" -> Component.NEIGHBOURHOOD;
+      case "city" -> Component.LOCALITY;
+      case "county" -> Component.COUNTY;
+      case "state" -> Component.REGION;
+      case "country" -> Component.COUNTRY;
+      default -> null;
+    };
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.georesolver.provider;
 
+import dev.georesolver.geo.Address;
 import dev.georesolver.logging.OneLine;
 
 import java.net.URLEncoder;
@@ -10,8 +11,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Makes text a provider wrote safe to store, return and log: labels, precisions and CRS names of
- * its candidates, and every failure detail (its error messages, and exception messages that may
+ * Makes text a provider wrote safe to store, return and log: labels, precisions, CRS names and
+ * address components of its candidates, and every failure detail (its error messages, and exception messages that may
  * quote its bytes). A provider is outside the trust boundary, like a client, and may echo the
  * request — and so the tier's credential — or send megabytes, newlines and terminal escapes.
  *
@@ -44,6 +45,8 @@ public final class ProviderText {
   public static final int MAX_LABEL_CHARS = 512;
   /** Longest precision or CRS name kept, UTF-16 units (before {@link #ELLIPSIS}). */
   public static final int MAX_CODE_CHARS = 128;
+  /** Longest address component kept, UTF-16 units (before {@link #ELLIPSIS}). */
+  public static final int MAX_COMPONENT_CHARS = 256;
 
   private static final ProviderText NONE = new ProviderText(null, null);
 
@@ -155,7 +158,8 @@ public final class ProviderText {
   /**
    * The answer with every provider-written text cleaned: a failure's detail
    * ({@value #MAX_DETAIL_CHARS}), each candidate's label ({@value #MAX_LABEL_CHARS}), precision and
-   * CRS name ({@value #MAX_CODE_CHARS}). The same instance when nothing changes.
+   * CRS name ({@value #MAX_CODE_CHARS}) and every address component ({@value #MAX_COMPONENT_CHARS}).
+   * The same instance when nothing changes.
    */
   public ProviderAnswer clean(ProviderAnswer answer) {
     if (answer instanceof ProviderAnswer.Failed f) {
@@ -184,9 +188,10 @@ public final class ProviderText {
     String label = clean(h.label(), MAX_LABEL_CHARS);
     String precision = clean(h.precision(), MAX_CODE_CHARS);
     String crs = clean(h.crs(), MAX_CODE_CHARS);
-    if (label == h.label() && precision == h.precision() && crs == h.crs()) {
+    Address address = h.address().map(v -> clean(v, MAX_COMPONENT_CHARS));
+    if (label == h.label() && precision == h.precision() && crs == h.crs() && address == h.address()) {
       return h;
     }
-    return new RawHit(h.x(), h.y(), crs, h.confidence(), label, precision, h.distanceM(), h.observedAtMs());
+    return new RawHit(h.x(), h.y(), crs, h.confidence(), label, precision, h.distanceM(), h.observedAtMs(), address);
   }
 }

@@ -1,6 +1,9 @@
 package dev.georesolver.provider;
 
+import dev.georesolver.geo.Address;
 import io.vertx.core.json.JsonObject;
+
+import java.util.LinkedHashMap;
 
 /**
  * One candidate as a provider gave it, before CRS normalization.
@@ -19,6 +22,9 @@ import io.vertx.core.json.JsonObject;
  * @param distanceM for reverse lookups, the distance in metres from the asked point, else null
  * @param observedAtMs for cached answers, the wall-clock epoch millis at which the entry was
  *     resolved, else null
+ * @param address the structured address the provider gave for the candidate, in the common
+ *     component words (docs/providers.md maps each provider's fields); {@link Address#EMPTY} when it
+ *     gave none, never null (a null argument is read as empty)
  */
 public record RawHit(
     double x,
@@ -28,21 +34,40 @@ public record RawHit(
     String label,
     String precision,
     Double distanceM,
-    Long observedAtMs) {
+    Long observedAtMs,
+    Address address) {
 
-  /** A live provider's hit: no distance, no age. */
+  public RawHit {
+    address = address == null ? Address.EMPTY : address;
+  }
+
+  /** A hit without an address (a source that has none, such as the cached index). */
+  public RawHit(double x, double y, String crs, double confidence, String label, String precision, Double distanceM,
+      Long observedAtMs) {
+    this(x, y, crs, confidence, label, precision, distanceM, observedAtMs, Address.EMPTY);
+  }
+
+  /** A live provider's hit: no distance, no age, no address (add one with {@link #withAddress}). */
   public static RawHit of(double x, double y, String crs, double confidence, String label, String precision) {
-    return new RawHit(x, y, crs, confidence, label, precision, null, null);
+    return new RawHit(x, y, crs, confidence, label, precision, null, null, Address.EMPTY);
   }
 
   /** This hit with a reverse-lookup distance. */
   public RawHit withDistance(double metres) {
-    return new RawHit(x, y, crs, confidence, label, precision, metres, observedAtMs);
+    return new RawHit(x, y, crs, confidence, label, precision, metres, observedAtMs, address);
   }
 
-  /** JSON form used on the wire between nodes. */
+  /** This hit with its structured address ({@code null} reads as {@link Address#EMPTY}). */
+  public RawHit withAddress(Address address) {
+    return new RawHit(x, y, crs, confidence, label, precision, distanceM, observedAtMs, address);
+  }
+
+  /**
+   * JSON form used on the wire between nodes; {@code address} (its components by wire name) is
+   * written only when the hit has one.
+   */
   public JsonObject toJson() {
-    return new JsonObject()
+    JsonObject j = new JsonObject()
         .put("x", x)
         .put("y", y)
         .put("crs", crs)
@@ -51,6 +76,10 @@ public record RawHit(
         .put("precision", precision)
         .put("distance_m", distanceM)
         .put("observed_at_ms", observedAtMs);
+    if (!address.isEmpty()) {
+      j.put("address", new JsonObject(new LinkedHashMap<String, Object>(address.toMap())));
+    }
+    return j;
   }
 
   /** Reads what {@link #toJson()} wrote. */
@@ -63,6 +92,7 @@ public record RawHit(
         j.getString("label"),
         j.getString("precision"),
         j.getDouble("distance_m"),
-        j.getLong("observed_at_ms"));
+        j.getLong("observed_at_ms"),
+        j.getValue("address") instanceof JsonObject a ? Address.fromMap(a.getMap()) : Address.EMPTY);
   }
 }

@@ -4,6 +4,7 @@ import dev.georesolver.gazetteer.ForwardMatch;
 import dev.georesolver.gazetteer.Gazetteer;
 import dev.georesolver.gazetteer.Place;
 import dev.georesolver.gazetteer.ReverseMatch;
+import dev.georesolver.geo.Address;
 import dev.georesolver.geo.FailureClass;
 import dev.georesolver.geo.ForwardQuery;
 import dev.georesolver.provider.LocalAdapter;
@@ -27,8 +28,9 @@ import java.util.Optional;
  * <p>Hits are in {@code EPSG:4326} with {@code x} = longitude and {@code y} = latitude, precision
  * {@code locality} for a city, {@code region} or {@code country} for a first-level division or a
  * country named as such (its point is the seat or capital: {@link GazetteerNotices} has the
- * notice that says so), the label "city, region, country", and for reverse lookups the distance
- * in metres from the asked point to the city centre. A query that names no known city, or a point
+ * notice that says so), the label "city, region, country", the address components the place
+ * fills (locality, region, country, country code), and for reverse lookups the distance in metres
+ * from the asked point to the city centre. A query that names no known city, or a point
  * with no city within the reverse radius, is {@link ProviderAnswer#noMatch}; coordinates out of
  * range are {@link FailureClass#REJECTED}.
  *
@@ -101,7 +103,8 @@ public final class GazetteerAdapter implements LocalAdapter {
     }
     List<RawHit> hits = new ArrayList<>(matches.size());
     for (ForwardMatch m : matches) {
-      hits.add(RawHit.of(m.place().lon(), m.place().lat(), CRS, m.confidence(), m.place().label(), m.precision()));
+      Place p = m.place();
+      hits.add(RawHit.of(p.lon(), p.lat(), CRS, m.confidence(), p.label(), m.precision()).withAddress(address(p)));
     }
     return Future.succeededFuture(new ProviderAnswer.Found(hits));
   }
@@ -123,6 +126,14 @@ public final class GazetteerAdapter implements LocalAdapter {
   }
 
   private static RawHit hit(Place p, double confidence) {
-    return RawHit.of(p.lon(), p.lat(), CRS, confidence, p.label(), PRECISION);
+    return RawHit.of(p.lon(), p.lat(), CRS, confidence, p.label(), PRECISION).withAddress(address(p));
+  }
+
+  /**
+   * The components the place fills ({@link Place#components()}: locality for a city, region,
+   * country and country code); no place type, since the gazetteer's only one is its precision.
+   */
+  static Address address(Place p) {
+    return Address.fromMap(p.components());
   }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.georesolver.provider.AdapterRegistry;
+import dev.georesolver.geo.Address;
 import dev.georesolver.geo.Direction;
 import dev.georesolver.geo.FailureClass;
 import dev.georesolver.geo.ForwardQuery;
@@ -13,7 +14,10 @@ import dev.georesolver.provider.RawHit;
 import dev.georesolver.geo.ReverseQuery;
 import io.vertx.core.Future;
 
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+
+import java.util.Map;
 
 /** The rung adapter: completed futures, RawHit fields, no-match and rejection. No Vertx instance needed. */
 class GazetteerAdapterTest {
@@ -99,5 +103,41 @@ class GazetteerAdapterTest {
   void reverseOutOfRangeIsRejected() {
     ProviderAnswer a = answer(adapter.reverse(new ReverseQuery(95, 0, null)));
     assertThat(((ProviderAnswer.Failed) a).failureClass()).isEqualTo(FailureClass.REJECTED);
+  }
+
+  @Test
+  @DisplayName("a city hit carries its locality, region, country and country code, and no place type")
+  void cityHitsCarryTheirAddressComponents() {
+    RawHit hit = ((ProviderAnswer.Found) answer(adapter.forward(ForwardQuery.of("Springfield, Illinois")))).best();
+    assertThat(hit.address().toMap()).isEqualTo(Map.of("locality", "Springfield", "region", "Illinois",
+        "country", "United States", "country_code", "US"));
+  }
+
+  @Test
+  @DisplayName("a country hit carries only the country and its code; Sarajevo answers in BA")
+  void countryAndCapitalHitsCarryTheCountryCode() {
+    RawHit bahrain = ((ProviderAnswer.Found) answer(adapter.forward(ForwardQuery.of("Bahrain")))).best();
+    assertThat(bahrain.address().toMap()).isEqualTo(Map.of("country", "Bahrain", "country_code", "BH"));
+    RawHit sarajevo = ((ProviderAnswer.Found) answer(adapter.forward(ForwardQuery.of("Sarajevo")))).best();
+    assertThat(sarajevo.address().get(Address.Component.COUNTRY_CODE)).isEqualTo("BA");
+    assertThat(sarajevo.address().get(Address.Component.LOCALITY)).isEqualTo("Sarajevo");
+  }
+
+  @Test
+  @DisplayName("every forward hit's address agrees with the place it stands for")
+  void everyHitsAddressMatchesItsPlace() {
+    ProviderAnswer.Found f = (ProviderAnswer.Found) answer(adapter.forward(ForwardQuery.of("Springfield")));
+    for (RawHit hit : f.hits()) {
+      assertThat(hit.address().get(Address.Component.COUNTRY_CODE)).matches("[A-Z]{2}");
+      assertThat(hit.label()).startsWith(hit.address().get(Address.Component.LOCALITY));
+    }
+  }
+
+  @Test
+  @DisplayName("a reverse hit carries the components of the city it found")
+  void reverseHitsCarryTheirAddressComponents() {
+    RawHit hit = ((ProviderAnswer.Found) answer(adapter.reverse(new ReverseQuery(48.8584, 2.2945, null)))).best();
+    assertThat(hit.address().toMap()).isEqualTo(Map.of("locality", "Paris", "region", "Île-de-France",
+        "country", "France", "country_code", "FR"));
   }
 }
