@@ -61,6 +61,16 @@ class ArchitectureTest {
       .should().dependOnClassesThat().resideInAPackage("dev.georesolver.provider..")
       .because("adapters are called by the tier alone; the manifest asks the registry which adapters exist; core values live in geo");
 
+  /**
+   * The typed client ships on its own ({@code target/georesolver-client.jar}) beside vertx-core: it
+   * may use the JDK, Vert.x core and itself, nothing else (no other georesolver package, no Jackson,
+   * no logging library).
+   */
+  @ArchTest
+  static final ArchRule clientDependsOnVertxCoreOnly = classes().that().resideInAPackage("dev.georesolver.client..")
+      .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "io.vertx.core..", "dev.georesolver.client..")
+      .because("other applications' verticles depend on the client jar and vertx-core alone");
+
   @ArchTest
   static final ArchRule verticlesTalkOnlyOverTheBus = classes().that(areVerticles())
       .and().resideOutsideOfPackages("dev.georesolver", "dev.georesolver.cli..")
