@@ -2,9 +2,8 @@ package dev.georesolver.redis;
 
 
 /**
- * Every Redis key the resolver uses, under the configured prefix (default {@code geo:}), by module:
- * the dedupe and index verticles' keys as well as the state store's. This class is where a module's
- * keys are registered: a new module (audit, batches) adds its own here, following the hash-tag rule.
+ * Every Redis key the resolver uses, under the configured prefix (default {@code geo:}): the
+ * dedupe and index verticles' keys, and the durable state's primitives ({@link #state}).
  *
  * <h2>The hash-tag rule (Redis Cluster)</h2>
  * A Redis Cluster runs a command, a {@code MULTI}/{@code EXEC}, a Lua script or a pipelined batch
@@ -13,25 +12,21 @@ package dev.georesolver.redis;
  * (its <em>hash tag</em>). So:
  * <ol>
  *   <li>Keys that one operation touches together form a <em>group</em>, and every key of a group
- *       carries the same hash tag. In cluster mode the key part that names the group is wrapped in
- *       braces ({@code geo:idem:{<key>}}); on one server the keys keep their plain names, so a
- *       deployment that moves to a cluster starts with a cold cache but nothing else changes.
+ *       carries the same hash tag. For the dedupe and index keys, in cluster mode the key part that
+ *       names the group is wrapped in braces ({@code geo:idem:{<key>}}); on one server they keep
+ *       their plain names. The durable state's keys always carry their group's tag.
  *   <li>A group is as small as the operation allows, so the load spreads over the masters: a
  *       request's answer, claim and outcome share the request's tag; each cached-index cell is its
- *       own key; only the reconcile queue and its outbox share one tag (<code>{reconcile}</code>),
- *       because its scripts take an item, its stream entry and the outbox record together.
- *   <li>Lua scripts name their keys in {@code KEYS}. A script that must compute a key from data
- *       (the lease script reads item keys from stream entries) computes it only inside its group's
- *       tag, from a prefix passed in {@code ARGV} that this class builds.
+ *       own key; the reconcile queue and its outbox share one group (one transaction settles an item
+ *       and appends its correction); each tenant's audit chain and each batch job is a group of its
+ *       own.
  *   <li>An operation across groups is split into single-group steps, ordered so that a step that
- *       fails leaves nothing a reader could misread (the correction writes the answer and the cached
- *       index before its outbox record, each step guarded and idempotent).
+ *       fails leaves nothing a reader could misread (a correction writes the shared cache's answer
+ *       and index entry before the queue's transaction appends its outbox record).
  *   <li>The cross-instance claim is one key ({@code SET NX PX}): it is never made part of a group
  *       write, so a claim costs one command on one master.
  * </ol>
- * A new module's keys: pick its group (tenant for {@code audit:{tenant}}, job id for
- * {@code batch:{id}} and {@code batch:{id}:items}), build every key through {@link #tagged}, and add
- * its groups to {@code RedisKeysTest}, which checks each group maps to one slot.
+ * {@code RedisKeysTest} computes slots as the cluster does and checks each group maps to one.
  *
  * <table>
  *   <caption>keys (one server; in cluster mode the part in braces is wrapped)</caption>
@@ -41,36 +36,17 @@ package dev.georesolver.redis;
  *   <tr><td>{@code done:{key}|intent|direction}</td><td>string, TTL</td><td>request</td><td>the claim holder's outcome, for waiters on other instances</td></tr>
  *   <tr><td>{@code addr:{addrKey}}</td><td>hash, TTL</td><td>itself</td><td>a cached-index entry</td></tr>
  *   <tr><td>{@code index:{cell}}</td><td>GEO set</td><td>itself</td><td>address keys of the points in one geohash cell ({@link #INDEX_CELL_PRECISION} characters)</td></tr>
- *   <tr><td>{@code reconcile}</td><td>stream + group {@code reconcilers}</td><td>queue</td><td>one entry per queued item ({@code k} = its debt key), oldest first</td></tr>
- *   <tr><td>{@code rq:{debtKey}}</td><td>hash</td><td>queue</td><td>the item: {@code debt}, {@code state}, {@code attempts}, {@code entry}, {@code lease_owner}, {@code lease_until}, {@code answer_resolved_at}, {@code accepted_at}, {@code outcome}, {@code last_error}; kept 7 days once done</td></tr>
- *   <tr><td>{@code reconcile:delayed}</td><td>sorted set</td><td>queue</td><td>items backing off, scored by when they are due</td></tr>
- *   <tr><td>{@code reconcile:dead}</td><td>hash</td><td>queue</td><td>dead letters: debt key → last error</td></tr>
- *   <tr><td>{@code reconcile:done}</td><td>string</td><td>queue</td><td>count of items done</td></tr>
- *   <tr><td>{@code corrections}</td><td>stream</td><td>queue</td><td>the outbox: field {@code c} = the correction JSON</td></tr>
- *   <tr><td>{@code corrected:{id}}</td><td>string</td><td>queue</td><td>the correction's cursor: no answer is corrected twice (kept 30 days)</td></tr>
- *   <tr><td>{@code corrections:cursors}</td><td>hash</td><td>queue</td><td>delivery cursors by name (webhooks)</td></tr>
- *   <tr><td>{@code audit:{tenant}}</td><td>stream</td><td>the tenant's audit partition</td><td>entry id {@code <seq>-0}, fields {@code s} (seq), {@code p} (prev_hash), {@code h} (hash), the record</td></tr>
- *   <tr><td>{@code audit:{tenant}:head}</td><td>string</td><td>the tenant's audit partition</td><td>{@code <seq>:<hash>} of the tenant's last record: an append checks it and moves it in one script</td></tr>
- *   <tr><td>{@code audit:{tenant}:anchor}</td><td>string</td><td>the tenant's audit partition</td><td>{@code <seq>:<hash>} of the last record retention removed (absent: none)</td></tr>
- *   <tr><td>{@code audit:tenants}</td><td>set</td><td>itself</td><td>tenants with a partition, for {@code audit verify} and retention</td></tr>
- *   <tr><td>{@code {batch:<id>}:job}</td><td>hash</td><td>the job</td><td>a batch job: {@code tenant}, {@code idem_key}, {@code state}, {@code spec}, the counts, the timestamps</td></tr>
- *   <tr><td>{@code {batch:<id>}:rows}</td><td>hash</td><td>the job</td><td>row index → the row as submitted</td></tr>
- *   <tr><td>{@code {batch:<id>}:results}</td><td>hash</td><td>the job</td><td>row index → its result (written once)</td></tr>
- *   <tr><td>{@code {batch:<id>}:slices}</td><td>sorted set</td><td>the job</td><td>slices with rows left, scored by when their lease ends (0: free)</td></tr>
- *   <tr><td>{@code {batch:<id>}:owners}</td><td>hash</td><td>the job</td><td>slice → the process holding its lease</td></tr>
- *   <tr><td>{@code batches}</td><td>sorted set</td><td>itself</td><td>every job id, scored by creation time</td></tr>
- *   <tr><td>{@code batches:open}</td><td>sorted set</td><td>itself</td><td>queued and running job ids, scored by creation time</td></tr>
- *   <tr><td>{@code batch-idem:<tenant>:<key>}</td><td>string</td><td>itself</td><td>the job id a tenant's idem key names</td></tr>
+ *   <tr><td>{@code st:{<group>}:t:<table>}</td><td>hash</td><td>the group</td><td>a table's rows: row key → {@code <version>:<body>}</td></tr>
+ *   <tr><td>{@code st:{<group>}:i:<table>:<index>}</td><td>sorted set</td><td>the group</td><td>an index of the table: row keys by score</td></tr>
+ *   <tr><td>{@code st:{<group>}:c:<table>}</td><td>hash</td><td>the group</td><td>the table's counters</td></tr>
+ *   <tr><td>{@code st:{<group>}:l:<log>}</td><td>stream</td><td>the group</td><td>a log: entry id {@code <seq>-0}, field {@code b} = the body</td></tr>
+ *   <tr><td>{@code st:{<group>}:s:<log>}</td><td>string</td><td>the group</td><td>the last number the log took</td></tr>
  * </table>
- * In cluster mode the queue's keys are {@code geo:{reconcile}}, {@code geo:{reconcile}:rq:<debtKey>},
- * {@code geo:{reconcile}:delayed} and so on: one slot, one master, for the whole queue.
- *
- * The three keys of a tenant's audit partition share the hash tag {@code {tenant}} on one server and
- * in a cluster alike, so every audit script stays in one slot.
- *
- * A batch job's keys share the hash tag {@code {batch:<id>}} on one server and in a cluster alike,
- * so each script over them touches one slot; the job list, the open set and the idem names are
- * single-key commands.
+ * The durable state's groups: {@code reconcile} (the queue, its outbox, corrected answers, delivery
+ * cursors), {@code audit:<tenant>} (a tenant's chain and anchor), {@code audit} (the tenants with a
+ * chain), {@code batch:<id>} (a job, its rows, results and slices), {@code batches} (the job list
+ * and idempotency names). Keys of an earlier release's layout are moved into these at start
+ * ({@code state.LegacyImport}).
  *
  * <p>Immutable and thread-safe.
  */
@@ -166,7 +142,10 @@ public final class RedisKeys {
     return prefix + "index";
   }
 
-  // ---- the reconcile queue and its outbox (one group)
+  // ---- an earlier release's layout of the durable state: read only by its migration
+  //      (state.redis.RedisLegacy), which moves it into the st:{<group>} keys and removes it
+
+  // the reconcile queue and its outbox (one group)
 
   public String reconcile() {
     return queue("reconcile", "");

@@ -1,32 +1,27 @@
 /**
- * The durable store: one contract ({@link dev.georesolver.state.StateStore}), two backends — an
- * embedded SQLite file ({@link dev.georesolver.state.sqlite.SqliteStateStore} over
- * {@link dev.georesolver.state.sqlite.SqliteDb}: WAL, one writer, group commit, {@code user_version}
- * migrations, an exclusive lock file) and Redis ({@link dev.georesolver.state.redis.RedisStateStore}:
- * streams with a consumer group, hashes, one Lua script per atomic step) — owned by the
- * {@link dev.georesolver.state.StateVerticle} (a worker verticle for SQLite) and reached only over
- * the {@code geocode.state.*} addresses of {@code bus.Addresses}. Also the small in-process
- * {@link dev.georesolver.bus.WriteBuffer} that hands records to it in batches, so the hot path
- * never pays a bus hop per answer.
+ * The durable store, written once: its modules — {@code debts} (the reconcile queue,
+ * {@link dev.georesolver.state.QueueStore}), {@code corrections} (the outbox and delivery cursors,
+ * {@link dev.georesolver.state.OutboxStore}), {@code audit} (the tenants' hash-chained audit
+ * partitions, {@link dev.georesolver.state.AuditStore}, read outside a running resolver by
+ * {@link dev.georesolver.state.AuditReader}), {@code batches} ({@link dev.georesolver.state.BatchStore})
+ * and {@code cache} (the memory store's write-behind, {@link dev.georesolver.state.CacheStore}) —
+ * composed by {@link dev.georesolver.state.TablesStore} over the transactional primitives of
+ * {@code state.tables}, whatever backend provides them ({@code state.sqlite}, {@code state.redis}).
+ * Every decision a module makes is a pure rule of {@code state.rules}; a backend holds none.
+ * Owned by the {@link dev.georesolver.state.StateVerticle} (a worker verticle for SQLite) and reached
+ * only over the {@code geocode.state.*} addresses of {@code bus.Addresses}. An earlier release's
+ * layout is moved into the current one at start ({@link dev.georesolver.state.LegacyImport}).
  *
- * <p>The store is made of <b>modules</b>: {@code debts} (the reconcile queue), {@code corrections}
- * (the outbox and delivery cursors), {@code cache} (the memory store's write-behind) and
- * {@code audit} (the tenants' hash-chained audit partitions, read outside a running resolver by
- * {@link dev.georesolver.state.AuditReader}). Adding one (batches) touches these places and no others:
+ * <p>Adding a module, or a state-backed operation to one, touches these places and no others:
  * <ol>
- *   <li>its interface and accessor in {@link dev.georesolver.state.StateStore}, implemented by both
- *       backends;
- *   <li>its tables: a new migration appended to {@code SqliteSchema.MIGRATIONS} (never an edit of
- *       an old one);
- *   <li>its keys: a group of names in {@code RedisKeys}, each key of an operation under the
- *       group's hash tag (the rule is in {@code RedisKeys}), and the group added to
- *       {@code RedisKeysTest}, which checks it maps to one Redis Cluster slot;
- *   <li>its addresses: a {@code geocode.state.<module>.*} group in {@code bus.Addresses} with each
- *       contract;
- *   <li>its handlers: one consumer per address in {@code StateVerticle.routes()}.
+ *   <li>its rules in {@code state.rules} (pure, unit-tested without a store);
+ *   <li>the module class over {@code Tables}, its tables and logs declared there with their group
+ *       (the unit of atomicity: one hash slot on a Redis Cluster);
+ *   <li>its operations in {@link dev.georesolver.state.StateStore};
+ *   <li>its addresses: a {@code geocode.state.<module>.*} constant in {@code bus.Addresses} with its
+ *       contract, and one consumer per address in {@code StateVerticle.routes()};
+ *   <li>its cases in {@code StateStoreContract}, which runs them on SQLite, Redis and Redis Cluster.
  * </ol>
- * Nothing here walks the ladder or calls a provider; the rules the stores apply (what a lease is,
- * newer wins, one correction per answer) are the pure ones of {@code dev.georesolver.reconcile}.
+ * No backend changes, and no rule is written in SQL or Lua.
  */
 package dev.georesolver.state;
-

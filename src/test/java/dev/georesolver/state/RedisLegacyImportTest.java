@@ -1,5 +1,6 @@
 package dev.georesolver.state;
 
+import dev.georesolver.support.Backends;
 import dev.georesolver.metrics.Metrics;
 import dev.georesolver.redis.GuardedRedis;
 import dev.georesolver.state.redis.LegacyRedisKeys;
@@ -8,13 +9,9 @@ import dev.georesolver.state.redis.RedisTables;
 import dev.georesolver.state.redis.SharedCacheCorrection;
 import dev.georesolver.support.FakeClock;
 import dev.georesolver.support.OnContext;
-import dev.georesolver.support.RedisServer;
-import io.vertx.core.ThreadingModel;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -26,23 +23,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The import of the earlier Redis keys under a prefix into the primitives' keys, on one real server. */
 class RedisLegacyImportTest extends LegacyImportContract {
 
-  private static RedisServer server;
   private static OnContext loop;
 
-  @BeforeAll
-  static void start() {
-    server = RedisServer.start();
-    loop = OnContext.start(ThreadingModel.EVENT_LOOP);
-  }
-
-  @AfterAll
-  static void stop() {
-    loop.close();
-    server.close();
-  }
-
   protected String url() {
-    return server.url();
+    return Backends.redis().url();
   }
 
   protected String prefix() {
@@ -51,7 +35,7 @@ class RedisLegacyImportTest extends LegacyImportContract {
 
   @Override
   protected OnContext context() {
-    return loop;
+    return Backends.loop();
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.georesolver.state;
 
+import dev.georesolver.support.Backends;
 import dev.georesolver.bus.CacheWrites;
 import dev.georesolver.bus.ResolveResult;
 import dev.georesolver.bus.StoredAnswer;
@@ -11,9 +12,6 @@ import dev.georesolver.support.FakeClock;
 import dev.georesolver.support.OnContext;
 import dev.georesolver.support.TestState;
 import io.vertx.core.Future;
-import io.vertx.core.ThreadingModel;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -25,22 +23,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** The import of the earlier SQLite tables into the same file, and what a new file no longer gets. */
 class SqliteLegacyImportTest extends LegacyImportContract {
 
-  private static OnContext worker;
   private Path file;
-
-  @BeforeAll
-  static void start() {
-    worker = OnContext.start(ThreadingModel.WORKER);
-  }
-
-  @AfterAll
-  static void stop() {
-    worker.close();
-  }
 
   @Override
   protected OnContext context() {
-    return worker;
+    return Backends.worker();
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.georesolver.state.contract;
 
+import dev.georesolver.support.Backends;
 import dev.georesolver.metrics.Metrics;
 import dev.georesolver.redis.GuardedRedis;
 import dev.georesolver.state.TablesStore;
@@ -7,36 +8,19 @@ import dev.georesolver.state.redis.RedisTables;
 import dev.georesolver.state.redis.SharedCacheCorrection;
 import dev.georesolver.support.FakeClock;
 import dev.georesolver.support.OnContext;
-import dev.georesolver.support.RedisServer;
-import io.vertx.core.ThreadingModel;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 
 /** The queue's properties on one real Redis server. */
 class RedisQueuePropertiesTest extends QueuePropertiesContract {
 
-  private static RedisServer server;
   private static OnContext loop;
 
-  @BeforeAll
-  static void start() {
-    server = RedisServer.start();
-    loop = OnContext.start(ThreadingModel.EVENT_LOOP);
-  }
-
-  @AfterAll
-  static void stop() {
-    loop.close();
-    server.close();
-  }
-
   protected String url() {
-    return server.url();
+    return Backends.redis().url();
   }
 
   @Override
   protected OnContext context() {
-    return loop;
+    return Backends.loop();
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.georesolver.state.contract;
 
+import dev.georesolver.support.Backends;
 import dev.georesolver.bus.LeasedDebt;
 import dev.georesolver.bus.ResolveResult;
 import dev.georesolver.bus.StoredAnswer;
@@ -11,14 +12,10 @@ import dev.georesolver.state.redis.RedisTables;
 import dev.georesolver.state.redis.SharedCacheCorrection;
 import dev.georesolver.support.FakeClock;
 import dev.georesolver.support.OnContext;
-import dev.georesolver.support.RedisServer;
-import io.vertx.core.ThreadingModel;
 import io.vertx.core.json.JsonObject;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -30,25 +27,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The store's contract on one real Redis server, and the correction of its shared cache. */
 class RedisStateStoreTest extends StateStoreContract {
 
-  private static RedisServer server;
   private static OnContext loop;
   private RedisTables tables;
 
-  @BeforeAll
-  static void start() {
-    server = RedisServer.start();
-    loop = OnContext.start(ThreadingModel.EVENT_LOOP);
-  }
-
-  @AfterAll
-  static void stop() {
-    loop.close();
-    server.close();
-  }
-
   @Override
   protected OnContext context() {
-    return loop;
+    return Backends.loop();
   }
 
   @Override
@@ -57,7 +41,7 @@ class RedisStateStoreTest extends StateStoreContract {
   }
 
   protected String url() {
-    return server.url();
+    return Backends.redis().url();
   }
 
   @Override

@@ -1,33 +1,19 @@
 package dev.georesolver.state.contract;
 
+import dev.georesolver.support.Backends;
 import dev.georesolver.state.TablesStore;
 import dev.georesolver.state.sqlite.SqliteTables;
 import dev.georesolver.support.FakeClock;
 import dev.georesolver.support.OnContext;
 import dev.georesolver.support.TestState;
 import io.vertx.core.Future;
-import io.vertx.core.ThreadingModel;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 
 /** The store's contract on a SQLite file (one per test), keeping the memory cache's write-behind as the embedded default does. */
 class SqliteStateStoreTest extends StateStoreContract {
 
-  private static OnContext worker;
-
-  @BeforeAll
-  static void start() {
-    worker = OnContext.start(ThreadingModel.WORKER);
-  }
-
-  @AfterAll
-  static void stop() {
-    worker.close();
-  }
-
   @Override
   protected OnContext context() {
-    return worker;
+    return Backends.worker();
   }
 
   @Override

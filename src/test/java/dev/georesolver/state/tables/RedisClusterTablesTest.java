@@ -3,12 +3,9 @@ package dev.georesolver.state.tables;
 import dev.georesolver.metrics.Metrics;
 import dev.georesolver.redis.GuardedRedis;
 import dev.georesolver.state.redis.RedisTables;
+import dev.georesolver.support.Backends;
 import dev.georesolver.support.OnContext;
-import dev.georesolver.support.RedisCluster;
 import io.vertx.core.Future;
-import io.vertx.core.ThreadingModel;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -19,30 +16,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The primitives' contract on a real three-master Redis Cluster, and its one-group rule. */
 class RedisClusterTablesTest extends TablesContract {
 
-  private static RedisCluster cluster;
-  private static OnContext loop;
-
-  @BeforeAll
-  static void start() {
-    cluster = RedisCluster.start();
-    loop = OnContext.start(ThreadingModel.EVENT_LOOP);
-  }
-
-  @AfterAll
-  static void stop() {
-    loop.close();
-    cluster.close();
-  }
-
   @Override
   protected OnContext context() {
-    return loop;
+    return Backends.loop();
   }
 
   @Override
   protected Tables open(OnContext on, String namespace) {
     return on.await(() -> {
-      RedisTables r = new RedisTables(new GuardedRedis(on.vertx(), "state", cluster.url(), 2000, new Metrics()), "geo:");
+      RedisTables r = new RedisTables(new GuardedRedis(on.vertx(), "state", Backends.cluster().url(), 2000, new Metrics()), "geo:");
       return r.start().map(v -> (Tables) r);
     });
   }
