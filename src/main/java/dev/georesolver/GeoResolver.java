@@ -240,11 +240,7 @@ public final class GeoResolver extends VerticleBase {
         o.roles()));
     Node node = Node.of(vertx);
     reportNode(node);
-    manifest.disabledTiers().forEach((name, why) -> log.info("tier {} left out of the ladder: {}", name, why));
-    manifest.intents().values().stream()
-        .filter(i -> manifest.enabledTiers().stream().noneMatch(t -> i.accepts(t.claim())))
-        .forEach(i -> log.warn("intent {} has no rung left (tiers disabled at start): its requests will be answered 503 misconfigured",
-            i.name()));
+    reportLeftOut(manifest);
     reportTenants(manifest);
     boolean index = IndexVerticle.neededBy(manifest);
     // The cached-index rung reads its own node's index (its lookups never leave the node), so a tier node has one too.
@@ -397,6 +393,27 @@ public final class GeoResolver extends VerticleBase {
           : children(() -> new IngressVerticle(live, listen, metrics).tracing(tracing).modules(ROUTE_MODULES),
               o.ingressInstances() - 1);
     });
+  }
+
+  /**
+   * One line per rung left out at start (its credential unset or unreadable: the documented way to
+   * leave an optional rung out), saying how to enable it and which intents it leaves without a
+   * rung; an intent no rung of the manifest could ever serve is the manifest's mistake, a warning.
+   */
+  private static void reportLeftOut(Manifest manifest) {
+    manifest.disabledTiers().forEach((name, why) -> {
+      TierConfig t = manifest.routing().tiers().stream().filter(x -> x.name().equals(name)).findFirst().orElse(null);
+      String enable = t == null || t.credential() == null ? "" : "; to enable it, provide " + t.credential().sourceDescription();
+      List<String> stranded = manifest.intents().values().stream()
+          .filter(i -> t != null && i.accepts(t.claim()) && manifest.enabledTiers().stream().noneMatch(e -> i.accepts(e.claim())))
+          .map(i -> i.name()).toList();
+      log.info("tier {} left out of the ladder: {}{}{}", name, why, enable, stranded.isEmpty() ? ""
+          : "; until then intent" + (stranded.size() > 1 ? "s " : " ") + String.join(", ", stranded) + " (no other rung may answer it)"
+              + " is answered 503 misconfigured");
+    });
+    manifest.intents().values().stream()
+        .filter(i -> manifest.routing().tiers().stream().noneMatch(t -> i.accepts(t.claim())))
+        .forEach(i -> log.warn("intent {} accepts no rung of the ladder: its requests will be answered 503 misconfigured", i.name()));
   }
 
   /**

@@ -61,7 +61,7 @@ final class AuditCommand implements Runnable {
     public Integer call() {
       Manifest m;
       try {
-        m = Manifests.load(manifest, context.env(), "");
+        m = Manifests.load(manifest, context.env(), "", context.err()).manifest();
       } catch (CliException e) {
         context.err().println("georesolver: " + e.getMessage());
         return e.status();

@@ -47,7 +47,7 @@ final class ResolverOptions {
       }
       return r;
     }
-    Manifest m = Manifests.load(manifest, context.env(), "");
-    return EmbeddedResolver.start(m, manifest, redis, context.env(), retries);
+    Manifests.Loaded m = Manifests.load(manifest, context.env(), "", context.err());
+    return EmbeddedResolver.start(m.manifest(), m.where(), redis, context.env(), retries);
   }
 }

@@ -135,8 +135,11 @@ final class ServeCommand implements Callable<Integer> {
       return Exit.USAGE;
     }
     Manifest m;
+    Path file;
     try {
-      m = Manifests.load(manifest, context.env(), "refusing to start: ");
+      Manifests.Loaded loaded = Manifests.load(manifest, context.env(), "refusing to start: ", context.err());
+      m = loaded.manifest();
+      file = loaded.file();
     } catch (CliException e) {
       context.err().println("georesolver: " + e.getMessage());
       return e.status();
@@ -147,7 +150,7 @@ final class ServeCommand implements Callable<Integer> {
     GeoResolver.Options options = GeoResolver.Options.defaults(port, context.env())
         .withRedis(storeUrl(redis, m))
         .withInstances(loops)
-        .withManifestFile(Path.of(manifest).toAbsolutePath())
+        .withManifestFile(file)
         .withRoles(running);
     if (joining == null) {
       start(Vertx.vertx(vo), m, options);

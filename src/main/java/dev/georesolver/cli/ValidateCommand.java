@@ -30,10 +30,12 @@ final class ValidateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    String path = file != null ? file : context.env().getOrDefault("GEO_MANIFEST", "conf/manifest.yaml");
+    String path = file != null ? file : context.env().getOrDefault("GEO_MANIFEST", Manifests.DEFAULT_PATH);
     Manifest m;
     try {
-      m = Manifests.load(path, context.env(), "");
+      Manifests.Loaded loaded = Manifests.load(path, context.env(), "", context.err());
+      m = loaded.manifest();
+      path = loaded.where();
     } catch (CliException e) {
       context.err().println("georesolver: " + e.getMessage());
       return e.status();
