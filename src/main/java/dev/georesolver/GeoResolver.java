@@ -357,10 +357,14 @@ public final class GeoResolver extends VerticleBase {
         .onSuccess(started::add);
   }
 
-  /** The reconciler and the corrections delivery, once the tiers and chains they use are up. */
+  /**
+   * The reconciler and the corrections delivery, once the tiers and chains they use are up. The
+   * reconciler reads tenants, residency and ladders from the serving revision, so a reload that
+   * makes a tenant strict holds its retries too.
+   */
   private Future<?> deployReconciler() {
     boolean durableBusCursor = "sqlite".equals(stateBackend(manifest, o));
-    return child(new ReconcilerVerticle(manifest, o.clock(), o.ticker(), o.random(), metrics))
+    return child(new ReconcilerVerticle(manifest, () -> live.current().manifest(), o.clock(), o.ticker(), o.random(), metrics))
         .compose(v -> child(new CorrectionsVerticle(manifest.corrections(), durableBusCursor, o.env(), o.random(), metrics)));
   }
 

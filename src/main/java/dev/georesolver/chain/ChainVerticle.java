@@ -2,6 +2,7 @@ package dev.georesolver.chain;
 
 import dev.georesolver.ladder.FallbackLog;
 import dev.georesolver.ladder.Ladders;
+import dev.georesolver.ladder.Residency;
 import dev.georesolver.ladder.Notices;
 import dev.georesolver.bus.Addresses;
 import dev.georesolver.bus.Attempt;
@@ -291,16 +292,18 @@ public final class ChainVerticle extends VerticleBase {
   private Future<ResolveReply> resolve(Snapshot s, ResolveRequest req, Tenant tenant, Deadline deadline, Stopwatch sw, Hop trace,
                                        boolean batch) {
     IntentConfig intent = s.manifest().intent(req.intent()).orElseThrow();
-    List<TierConfig> ladder = s.ladders().ladder(intent.name(), req.direction(), tenant.strictRegion());
+    // The residency rule of this request's revision (the reloaded one once a reload swapped it in).
+    Residency residency = Residency.of(s.manifest(), tenant.id());
+    List<TierConfig> ladder = s.ladders().ladderFor(intent.name(), req.direction(), residency);
     if (ladder.isEmpty()) {
       return Future.failedFuture(new Misconfigured("no rung can serve intent '" + intent.name() + "' ("
           + req.direction().name().toLowerCase(Locale.ROOT) + ")"
-          + (tenant.strict() ? " in region " + tenant.strictRegion() + ", where tenant " + tenant.id() + "'s addresses must stay" : "")
+          + (residency.strict() ? " in region " + residency.region() + ", where tenant " + tenant.id() + "'s addresses must stay" : "")
           + disabledNote(s.manifest())));
     }
     String key = key(req);
     // Only requests that would walk the same ladder share a walk: a strict tenant's is its region's.
-    String coalesceKey = key + "|" + intent.name() + "|" + req.direction() + (tenant.strict() ? "|in:" + tenant.strictRegion() : "");
+    String coalesceKey = key + "|" + intent.name() + "|" + req.direction() + (residency.strict() ? "|in:" + residency.region() : "");
     Walk walk = new Walk(s, req, intent, ladder, deadline, sw, key, trace, batch);
     return claim(s, key, coalesceKey, intent, deadline).<ResolveReply>compose(v -> switch (v.kind()) {
       case REPLAY -> Future.succeededFuture(v.answer().replayed(intent.name(), req.traceId(), sw.elapsedMs(), v.ageMs() / 1000));

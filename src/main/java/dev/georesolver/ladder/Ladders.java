@@ -17,9 +17,11 @@ import java.util.Set;
 /**
  * The ladder a request walks: the enabled tiers, in order, trimmed to those whose claim the intent
  * accepts, that can answer the direction, and — for a tenant whose residency is strict — that run
- * in the tenant's region. One rule for every path that calls tiers (the chain; the reconciler, which
- * walks the part above an item's served rung; batch jobs walking for a tenant), so none of them can
- * send an address where another would not.
+ * in the tenant's region ({@link Residency}, the one residency rule). For every path that calls tiers
+ * (the chain; the reconciler, which walks the part above an item's served rung; batch rows and the
+ * compatible endpoints, which go through the chain), so none of them can send an address where
+ * another would not. Each caller takes the ladders of the manifest serving when it calls (a reload
+ * replaces them), never those of the start.
  *
  * <p>A tier runs in its {@code region} (default {@code global}); a local rung ({@code cached_index},
  * {@code gazetteer}) runs where the deployment runs, {@code routing.region}. For a strict tenant a
@@ -36,9 +38,12 @@ public final class Ladders {
 
   /** Ladders by residency class (the strict region, or {@link #ANY_REGION}), direction, intent. */
   private final Map<String, Map<Direction, Map<String, List<TierConfig>>>> table;
+  /** The manifest the ladders were made from, for a region none of its tenants is held to. */
+  private final Manifest manifest;
 
-  private Ladders(Map<String, Map<Direction, Map<String, List<TierConfig>>>> table) {
+  private Ladders(Map<String, Map<Direction, Map<String, List<TierConfig>>>> table, Manifest manifest) {
     this.table = table;
+    this.manifest = manifest;
   }
 
   /**
@@ -65,7 +70,7 @@ public final class Ladders {
       }
       table.put(region, Collections.unmodifiableMap(byDirection));
     }
-    return new Ladders(Collections.unmodifiableMap(table));
+    return new Ladders(Collections.unmodifiableMap(table), m);
   }
 
   /**
@@ -82,6 +87,25 @@ public final class Ladders {
       throw new IllegalArgumentException("no ladder for intent " + intent + " in region " + strictRegion);
     }
     return ladder;
+  }
+
+  /**
+   * The ladder for an intent and direction that a tenant of {@code residency} may walk
+   * ({@link Residency}): empty for {@link Residency#NOWHERE}; unmodifiable.
+   *
+   * @throws IllegalArgumentException for an intent this manifest does not have
+   */
+  public List<TierConfig> ladderFor(String intent, Direction direction, Residency residency) {
+    if (residency.nowhere()) {
+      ladder(intent, direction, (String) null);
+      return List.of();
+    }
+    String region = residency.region();
+    if (region != null && !table.containsKey(region)) {
+      IntentConfig i = manifest.intent(intent).orElseThrow(() -> new IllegalArgumentException("no ladder for intent " + intent));
+      return of(manifest.enabledTiers(), i, direction, region, manifest.routing());
+    }
+    return ladder(intent, direction, region);
   }
 
   /** The ladder for {@code intent} and {@code direction} out of the enabled tiers, any region; unmodifiable. */
@@ -101,13 +125,7 @@ public final class Ladders {
    */
   public static List<TierConfig> of(List<TierConfig> enabled, IntentConfig intent, Direction direction, String strictRegion,
       RoutingConfig routing) {
-    List<TierConfig> ladder = of(enabled, intent, direction);
-    return strictRegion == null ? ladder : ladder.stream().filter(t -> inRegion(t, strictRegion, routing)).toList();
-  }
-
-  /** Whether a tier runs in {@code region}: its own region, or the deployment's for a local rung. */
-  public static boolean inRegion(TierConfig tier, String region, RoutingConfig routing) {
-    return region.equals(routing.regionOf(tier));
+    return Residency.heldTo(strictRegion).filter(of(enabled, intent, direction), routing);
   }
 
   /**

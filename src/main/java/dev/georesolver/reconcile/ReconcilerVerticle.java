@@ -13,6 +13,7 @@ import dev.georesolver.bus.TierReply;
 import dev.georesolver.bus.TierRequest;
 import dev.georesolver.ladder.Ladders;
 import dev.georesolver.ladder.Notices;
+import dev.georesolver.ladder.Residency;
 import dev.georesolver.config.IntentConfig;
 import dev.georesolver.config.Manifest;
 import dev.georesolver.config.ReconcileConfig;
@@ -80,11 +81,16 @@ public final class ReconcilerVerticle extends VerticleBase {
   /** Window of the drain rate, milliseconds. */
   static final long RATE_WINDOW_MS = 60_000;
 
+  /** The manifest of the start: what only a restart changes ({@code reconcile:}, the idempotency store, the audit). */
   private final Manifest manifest;
-  /** The same ladders the chain walks, residency included: an item is walked as its tenant's request was. */
-  private final Ladders ladders;
-  /** The region each strict tenant is held to. */
-  private final Map<String, String> strictRegions = new HashMap<>();
+  /**
+   * The manifest serving now (a reload swaps it): the tenants, their residency and the ladders an
+   * item is walked on are always read from it, never from the start's.
+   */
+  private final Supplier<Manifest> current;
+  /** The ladders of the last manifest seen, rebuilt when a reload replaced it; confined to this verticle's context. */
+  private Manifest laddersOf;
+  private Ladders ladders;
   private final ReconcileConfig cfg;
   private final Clock clock;
   private final Ticker ticker;
@@ -106,14 +112,20 @@ public final class ReconcilerVerticle extends VerticleBase {
   /** Each committed correction's audit record, on its way to the tenant's partition. */
   private AuditBuffer audit;
 
+  /** A reconciler whose manifest is never reloaded (deployed alone, in a test). */
   public ReconcilerVerticle(Manifest manifest, Clock clock, Ticker ticker, Supplier<RandomGenerator> random, Metrics metrics) {
+    this(manifest, () -> manifest, clock, ticker, random, metrics);
+  }
+
+  /**
+   * @param manifest the manifest of the start, for the settings only a restart changes
+   * @param current the manifest serving at the moment it is asked (the live revision's), for
+   *     tenants, residency, intents and tiers; called on this verticle's event loop, must not block
+   */
+  public ReconcilerVerticle(Manifest manifest, Supplier<Manifest> current, Clock clock, Ticker ticker, Supplier<RandomGenerator> random,
+      Metrics metrics) {
     this.manifest = manifest;
-    this.ladders = Ladders.of(manifest);
-    manifest.tenants().forEach(t -> {
-      if (t.strictRegion() != null) {
-        strictRegions.put(t.id(), t.strictRegion());
-      }
-    });
+    this.current = current;
     this.cfg = manifest.reconcile();
     this.clock = clock;
     this.ticker = ticker;
@@ -166,7 +178,8 @@ public final class ReconcilerVerticle extends VerticleBase {
   private void onBreaker(JsonObject e) {
     String tier = e.getString("tier");
     String to = e.getString("to", "closed");
-    if (tier == null || !tiers.containsKey(tier)) {
+    // A tier of the start or one a reload added; any other name on the bus is not followed.
+    if (tier == null || !tiers.containsKey(tier) && current.get().enabledTiers().stream().noneMatch(t -> t.name().equals(tier))) {
       return;
     }
     breakers.put(tier, to);
@@ -268,11 +281,18 @@ public final class ReconcilerVerticle extends VerticleBase {
   /** One item: walk the rungs above, settle by the verdict; true when it was settled (not released). */
   private Future<Boolean> process(LeasedDebt item, int gen) {
     Debt d = item.debt();
-    IntentConfig intent = manifest.intent(d.intent()).orElse(null);
+    Manifest m = current.get();
+    IntentConfig intent = m.intent(d.intent()).orElse(null);
     if (intent == null) {
       return settle("confirm", item, new JsonObject()).map(true);
     }
-    List<TierConfig> ladder = ladders.ladder(intent.name(), d.direction(), strictRegions.get(d.tenant()));
+    // The residency of the tenant as the serving manifest says now: a reload that made it strict holds every later walk.
+    Residency residency = Residency.of(m, d.tenant());
+    if (residency.nowhere()) {
+      log.warn("reconciler: tenant {} is no longer configured; its item goes to the dead letter unwalked", d.tenant());
+      return settle("dead", item, new JsonObject().put("error", "tenant no longer configured: sent to no tier")).map(true);
+    }
+    List<TierConfig> ladder = laddersFor(m).ladderFor(intent.name(), d.direction(), residency);
     List<TierConfig> above = Ladders.above(ladder, d.servedRung());
     if (above.isEmpty()) {
       return settle("confirm", item, new JsonObject()).map(true);
@@ -292,6 +312,24 @@ public final class ReconcilerVerticle extends VerticleBase {
     });
   }
 
+  /** The ladders of {@code m}, built once per manifest revision. */
+  private Ladders laddersFor(Manifest m) {
+    if (m != laddersOf) {
+      ladders = Ladders.of(m);
+      laddersOf = m;
+    }
+    return ladders;
+  }
+
+  /**
+   * Whether {@code t} may be sent the item now: asked again at the moment of each call, since a
+   * reload may have come while the walk waited for its tokens.
+   */
+  private boolean stillAllowed(Debt d, TierConfig t) {
+    Manifest now = current.get();
+    return Residency.of(now, d.tenant()).allows(t, now.routing());
+  }
+
   /** A rung's answer found by the walk. */
   private record Found(TierConfig tier, Hit hit) {}
 
@@ -308,6 +346,10 @@ public final class ReconcilerVerticle extends VerticleBase {
     return tokens(t).compose(v -> {
       if (gen != generation) {
         return Future.succeededFuture();
+      }
+      if (!stillAllowed(item.debt(), t)) {
+        attempts.add(new Attempt(t.name(), "skipped_residency", 0, 0, "reconciler: out of the tenant's region under the serving manifest"));
+        return walk(item, intent, above, i + 1, attempts, deadline, gen);
       }
       Deadline dl = deadline != null ? deadline : Deadline.in(ticker, cfg.budgetMs());
       long left = dl.remainingMs();
@@ -365,7 +407,7 @@ public final class ReconcilerVerticle extends VerticleBase {
     var idem = manifest.routing().idempotency();
     long ttlMs = (degraded ? idem.degradedTtlSeconds() : idem.ttlSeconds()) * 1000L;
     Repair repair = new Repair(found.tier().name(), found.tier().claim().wire(), degraded, found.hit(),
-        Notices.opener(found.tier(), found.hit(), now), attempts, now, manifest.revision(), ttlMs, addrKey(d, found.hit()),
+        Notices.opener(found.tier(), found.hit(), now), attempts, now, current.get().revision(), ttlMs, addrKey(d, found.hit()),
         idem.indexTtlSeconds());
     return settle("correct", item, new JsonObject().put("repair", repair.toJson())).map(s -> {
       if (s.correction() != null) {

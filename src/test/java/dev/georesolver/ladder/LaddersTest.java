@@ -84,4 +84,27 @@ class LaddersTest {
     }
     assertThatThrownBy(() -> l.ladder("describe", Direction.FORWARD, "apac")).isInstanceOf(IllegalArgumentException.class);
   }
+
+  @Test
+  @DisplayName("the residency rule, read per tenant from a manifest: none, strict, unknown (fail closed); combined, the stricter")
+  void residencyRule() {
+    Manifest m = manifest("eu");
+    assertThat(Residency.of(m, "open")).isEqualTo(Residency.ANYWHERE);
+    assertThat(Residency.of(m, "acme")).isEqualTo(Residency.heldTo("eu"));
+    assertThat(Residency.of(m, "gone")).as("an id the manifest no longer has").isEqualTo(Residency.NOWHERE);
+    assertThat(Residency.of(ManifestBuilder.manifest().tier("t", "generic", "http://t.example", "exact", 500).build(), "public"))
+        .as("open access").isEqualTo(Residency.ANYWHERE);
+
+    Ladders l = Ladders.of(m);
+    assertThat(names(l.ladderFor("describe", Direction.FORWARD, Residency.of(m, "acme")))).containsExactly("eu_exact", "eu_open", "cache", "gaz");
+    assertThat(l.ladderFor("describe", Direction.FORWARD, Residency.NOWHERE)).isEmpty();
+    assertThat(names(l.ladderFor("describe", Direction.FORWARD, Residency.heldTo("apac")))).as("a region no tenant of it is held to").isEmpty();
+    TierConfig world = m.enabledTiers().get(1);
+    assertThat(Residency.heldTo("eu").allows(world, m.routing())).as("a global tier is out of every region").isFalse();
+
+    assertThat(Residency.heldTo("eu").and(Residency.ANYWHERE)).isEqualTo(Residency.heldTo("eu"));
+    assertThat(Residency.ANYWHERE.and(Residency.heldTo("us"))).isEqualTo(Residency.heldTo("us"));
+    assertThat(Residency.heldTo("eu").and(Residency.heldTo("us"))).isEqualTo(Residency.NOWHERE);
+    assertThat(Residency.ANYWHERE.and(Residency.NOWHERE)).isEqualTo(Residency.NOWHERE);
+  }
 }
