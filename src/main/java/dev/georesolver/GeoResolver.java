@@ -360,7 +360,8 @@ public final class GeoResolver extends VerticleBase {
   /** The reconciler and the corrections delivery, once the tiers and chains they use are up. */
   private Future<?> deployReconciler() {
     boolean durableBusCursor = "sqlite".equals(stateBackend(manifest, o));
-    return child(new ReconcilerVerticle(manifest, o.clock(), o.ticker(), o.random(), metrics))
+    return child(new ReconcilerVerticle(manifest, o.clock(), o.ticker(), o.random(), metrics)
+            .auditLevel(() -> live.current().manifest().audit()))
         .compose(v -> child(new CorrectionsVerticle(manifest.corrections(), durableBusCursor, o.env(), o.random(), metrics)));
   }
 
