@@ -364,7 +364,8 @@ public final class GeoResolver extends VerticleBase {
    */
   private Future<?> deployReconciler() {
     boolean durableBusCursor = "sqlite".equals(stateBackend(manifest, o));
-    return child(new ReconcilerVerticle(manifest, () -> live.current().manifest(), o.clock(), o.ticker(), o.random(), metrics))
+    return child(new ReconcilerVerticle(manifest, () -> live.current().manifest(), o.clock(), o.ticker(), o.random(), metrics)
+            .auditLevel(() -> live.current().manifest().audit()))
         .compose(v -> child(new CorrectionsVerticle(manifest.corrections(), durableBusCursor, o.env(), o.random(), metrics)));
   }
 

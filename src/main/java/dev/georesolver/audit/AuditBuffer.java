@@ -11,6 +11,7 @@ import dev.georesolver.bus.WriteBuffer;
 import io.vertx.core.Vertx;
 
 import java.time.Clock;
+import java.util.function.Supplier;
 
 /**
  * One verticle's audit records on their way to the state store: {@link AuditRecords} decides what
@@ -21,26 +22,33 @@ import java.time.Clock;
  * counted once as it settles in {@code georesolver_audit_records_total} by {@code result}
  * ({@code written}, {@code dropped}), and each retry in {@code retried}; a drop is also logged
  * (with the record's id) — never silent. Confined to the owning verticle's context.
+ *
+ * <p>{@code audit.level} is read from the revision serving at each record, so a reload that turns
+ * it on or off applies to the next answer; the buffer's sizes and flush interval are read at start.
  */
 public final class AuditBuffer {
 
   private final WriteBuffer<AuditEvent> buffer;
-  private final boolean all;
+  private final Supplier<AuditConfig> level;
   private final Clock clock;
 
-  private AuditBuffer(WriteBuffer<AuditEvent> buffer, boolean all, Clock clock) {
+  private AuditBuffer(WriteBuffer<AuditEvent> buffer, Supplier<AuditConfig> level, Clock clock) {
     this.buffer = buffer;
-    this.all = all;
+    this.level = level;
     this.clock = clock;
   }
 
   /**
-   * A buffer for one verticle, or one that keeps nothing when {@code audit.level} is {@code off} or
-   * no state store runs in this process ({@code stateRuns} false).
+   * A buffer for one verticle, or one that keeps nothing when no state store runs in this process
+   * ({@code stateRuns} false).
+   *
+   * @param cfg the start's {@code audit:} (sizes, flush interval)
+   * @param level the serving revision's {@code audit:}, read at each record for its {@code level}
    */
-  public static AuditBuffer create(Vertx vertx, AuditConfig cfg, boolean stateRuns, Clock clock, Metrics metrics) {
-    if (!cfg.enabled() || !stateRuns) {
-      return new AuditBuffer(null, false, clock);
+  public static AuditBuffer create(Vertx vertx, AuditConfig cfg, Supplier<AuditConfig> level, boolean stateRuns, Clock clock,
+      Metrics metrics) {
+    if (!stateRuns) {
+      return new AuditBuffer(null, level, clock);
     }
     metrics.audit("written", 0);
     metrics.audit("retried", 0);
@@ -56,15 +64,16 @@ public final class AuditBuffer {
           public void retried(int n) {
             metrics.audit("retried", n);
           }
-        }), cfg.all(), clock);
+        }), level, clock);
   }
 
   /** Records {@code reply} to {@code tenant}'s partition if the level asks for it. */
   public void offer(String tenant, ResolveReply reply) {
-    if (buffer == null) {
+    AuditConfig now = level.get();
+    if (buffer == null || !now.enabled()) {
       return;
     }
-    AuditEvent e = AuditRecords.of(tenant, reply, all, clock.millis());
+    AuditEvent e = AuditRecords.of(tenant, reply, now.all(), clock.millis());
     if (e != null) {
       buffer.add(e);
     }
@@ -72,7 +81,7 @@ public final class AuditBuffer {
 
   /** Records a committed correction to its tenant's partition. */
   public void offer(Correction c, String traceId) {
-    if (buffer != null) {
+    if (buffer != null && level.get().enabled()) {
       buffer.add(AuditRecords.correction(c, traceId, clock.millis()));
     }
   }

@@ -180,7 +180,7 @@ public final class ChainVerticle extends VerticleBase {
     view = new LadderView(manifest.enabledTiers(), margins, node.runs(Role.TIERS) ? node.id() : null);
     snapshot(live.current());
     debts = DebtBuffer.create(vertx, manifest, owesDebts, clock, metrics);
-    audit = AuditBuffer.create(vertx, manifest.audit(), owesDebts, clock, metrics);
+    audit = AuditBuffer.create(vertx, manifest.audit(), () -> live.current().manifest().audit(), owesDebts, clock, metrics);
     var bus = vertx.eventBus();
     return Future.all(List.of(
         bus.consumer(Addresses.RESOLVE, m -> onRequest(m, Direction.FORWARD)).completion(),

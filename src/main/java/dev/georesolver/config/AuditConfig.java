@@ -24,8 +24,8 @@ public final class AuditConfig extends Settings {
    * after rungs failed, a correction), {@code all} (every answer as well) or {@code off}; default
    * {@code fallbacks}.
    */
-  public static final Field<String> LEVEL = SECTION.string("level").byDefault(FALLBACKS)
-      .check(List.of(FALLBACKS, ALL, OFF)::contains, "must be fallbacks, all or off");
+  public static final Field<String> LEVEL = SECTION.choice("level", List.of(FALLBACKS, ALL, OFF), s -> s,
+      s -> "must be fallbacks, all or off").byDefault(FALLBACKS).live();
 
   /**
    * How long records are kept, days: once a whole prefix of a tenant's chain is older, it is removed

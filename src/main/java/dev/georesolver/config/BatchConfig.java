@@ -16,14 +16,15 @@ public final class BatchConfig extends Settings {
   public static final Field<Long> MAX_ROWS = SECTION.longs("max_rows", 1, 100_000_000).byDefault(1_000_000L);
 
   /** Bytes a submitted file may take, megabytes; a larger upload is 413; default 1,024 MB. */
-  public static final Field<Long> MAX_UPLOAD_MB = SECTION.longs("max_upload_mb", 1, 1_048_576).byDefault(1024L);
+  public static final Field<Long> MAX_UPLOAD_MB = SECTION.longs("max_upload_mb", 1, 1_048_576).byDefault(1024L).live();
 
   /**
    * The share of each tier's {@code rate_limit_per_s} and of its connection pool ({@code pool_size})
    * that batch attempts may use, (0, 1]; live traffic keeps the rest; default 0.5.
    */
   public static final Field<Double> MAX_SHARE = SECTION.number("max_share", Double.NEGATIVE_INFINITY,
-      Double.POSITIVE_INFINITY).byDefault(0.5).check(r -> r > 0 && r <= 1, "must be in (0, 1]");
+      Double.POSITIVE_INFINITY).byDefault(0.5).check(r -> r > 0 && r <= 1, "must be in (0, 1]")
+      .redeploysTiers();
 
   /** Rows of one job in flight at most in this process (the window shrinks when tiers push back); default 32. */
   public static final Field<Integer> CONCURRENCY = SECTION.ints("concurrency", 1, 4096).byDefault(32);

@@ -36,7 +36,11 @@ public final class Field<V> {
   private V byDefault;
   private Function<Settings, V> defaultFrom;
   private final List<Function<? super V, String>> checks = new ArrayList<>();
+  /** The problems of the checks given as text ({@link #check(Predicate, String)}), for the reference. */
+  private final List<String> checkProblems = new ArrayList<>();
   private Function<? super V, Object> shownAs;
+  private Reload reload;
+  private String readAtStartWhy;
 
   Field(Section<?> section, int index, String key, Kind<V> kind) {
     this.section = section;
@@ -88,7 +92,9 @@ public final class Field<V> {
 
   /** A given value must pass {@code test}, else {@code <path> <problem>}. */
   public Field<V> check(Predicate<? super V> test, String problem) {
-    return check(v -> test.test(v) ? null : problem);
+    check(v -> test.test(v) ? null : problem);
+    checkProblems.add(problem);
+    return this;
   }
 
   /** A given value must pass {@code check}, which returns the problem's text or null when it passes. */
@@ -103,6 +109,97 @@ public final class Field<V> {
     section.checkOpen();
     this.shownAs = Objects.requireNonNull(show);
     return this;
+  }
+
+  /**
+   * A reload applies a change of this field (and of what it encloses, unless declared otherwise
+   * there): the part that reads it reads the serving revision at each use.
+   */
+  public Field<V> live() {
+    return reloads(Reload.LIVE, null);
+  }
+
+  /**
+   * A reload applies a change of this field by redeploying every enabled tier: the tiers' verticles
+   * are built from it.
+   */
+  public Field<V> redeploysTiers() {
+    return reloads(Reload.TIERS, null);
+  }
+
+  /**
+   * Only a restart applies a change of this field (and of what it encloses, unless declared
+   * otherwise there): a reload that changes it is refused and names it with {@code why}.
+   *
+   * @param why what holds the value read at start ({@code "the listening sockets hold the limits"})
+   */
+  public Field<V> readAtStart(String why) {
+    return reloads(Reload.RESTART, Objects.requireNonNull(why));
+  }
+
+  private Field<V> reloads(Reload r, String why) {
+    section.checkOpen();
+    this.reload = r;
+    this.readAtStartWhy = why;
+    return this;
+  }
+
+  /** What a reload does with a change of this field as declared here, or null when it is as its enclosing field's. */
+  public Reload reload() {
+    return reload;
+  }
+
+  /** For a field declared {@link #readAtStart}, why; else null. */
+  public String readAtStartWhy() {
+    return readAtStartWhy;
+  }
+
+  /** The type as the configuration reference names it ({@code integer}, {@code list of mappings}). */
+  public String type() {
+    return kind.type();
+  }
+
+  /**
+   * The values allowed beyond the type: the kind's ({@code 1 to 600000}, {@code exact, open_data})
+   * and the problems of the checks given as text ({@code must be in (0, 1]}), joined by
+   * {@code "; "}; or null.
+   */
+  public String allowed() {
+    List<String> all = new ArrayList<>();
+    if (kind.allowed() != null) {
+      all.add(kind.allowed());
+    }
+    all.addAll(checkProblems);
+    return all.isEmpty() ? null : String.join("; ", all);
+  }
+
+  /** The section that reads the value (a nested mapping, each element of a list or each named entry), or null. */
+  public Section<?> nested() {
+    return kind.nested();
+  }
+
+  /** Whether the value is a list of sections ({@code routing.tiers}) or named sections ({@code intents}). */
+  public boolean repeated() {
+    return kind.shape() == Kind.Shape.LIST || kind.shape() == Kind.Shape.MAP;
+  }
+
+  /** Whether the value is named sections ({@code intents: {describe: {...}}}). */
+  public boolean named() {
+    return kind.shape() == Kind.Shape.MAP;
+  }
+
+  /** Whether the default is computed from the section's other fields. */
+  public boolean defaultComputed() {
+    return defaultFrom != null;
+  }
+
+  /** The default as the effective configuration shows it, or null. */
+  public Object defaultShown() {
+    return json(byDefault);
+  }
+
+  Kind<V> kind() {
+    return kind;
   }
 
   Section<?> section() {

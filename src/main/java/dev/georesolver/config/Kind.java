@@ -23,4 +23,30 @@ interface Kind<V> {
   default String absentProblem() {
     return "is required";
   }
+
+  /** How a value nests: one value, one section, a list of sections or named sections. */
+  enum Shape { VALUE, SECTION, LIST, MAP }
+
+  /** See {@link Shape}. */
+  default Shape shape() {
+    return Shape.VALUE;
+  }
+
+  /** The section that reads the value (or each element or entry), or null for a plain value. */
+  default Section<?> nested() {
+    return null;
+  }
+
+  /** For a list of sections, the field no two elements share, or null. */
+  default Field<?> uniqueBy() {
+    return null;
+  }
+
+  /** The type as the configuration reference names it ({@code integer}, {@code list of strings}). */
+  String type();
+
+  /** The values the kind itself allows beyond its type ({@code 1 to 600000}, {@code exact, open_data}), or null. */
+  default String allowed() {
+    return null;
+  }
 }

@@ -39,6 +39,11 @@ final class Kinds {
     public Object json(String value) {
       return value;
     }
+
+    @Override
+    public String type() {
+      return "string";
+    }
   };
 
   /** {@code true} or {@code false}. */
@@ -55,6 +60,11 @@ final class Kinds {
     @Override
     public Object json(Boolean value) {
       return value;
+    }
+
+    @Override
+    public String type() {
+      return "boolean";
     }
   };
 
@@ -88,7 +98,25 @@ final class Kinds {
       public Object json(V value) {
         return value;
       }
+
+      @Override
+      public String type() {
+        return "integer";
+      }
+
+      @Override
+      public String allowed() {
+        return range(Long.toString(min), max == typeMax ? null : Long.toString(max));
+      }
     };
+  }
+
+  /** {@code min to max}, or {@code >= min} without an upper bound. */
+  private static String range(String min, String max) {
+    if (min == null) {
+      return max == null ? null : "<= " + max;
+    }
+    return max == null ? ">= " + min : min + " to " + max;
   }
 
   /** A finite number in {@code [min, max]} (either bound may be infinite). */
@@ -115,6 +143,16 @@ final class Kinds {
       @Override
       public Object json(Double value) {
         return value;
+      }
+
+      @Override
+      public String type() {
+        return "number";
+      }
+
+      @Override
+      public String allowed() {
+        return range(Double.isInfinite(min) ? null : plain(min), Double.isInfinite(max) ? null : plain(max));
       }
     };
   }
@@ -146,6 +184,16 @@ final class Kinds {
       public Object json(E value) {
         return wire.apply(value);
       }
+
+      @Override
+      public String type() {
+        return "string";
+      }
+
+      @Override
+      public String allowed() {
+        return String.join(", ", copy.stream().map(wire).toList());
+      }
     };
   }
 
@@ -176,6 +224,16 @@ final class Kinds {
       @Override
       public Object json(Set<E> value) {
         return new JsonArray(value.stream().map(wire).toList());
+      }
+
+      @Override
+      public String type() {
+        return "list of strings";
+      }
+
+      @Override
+      public String allowed() {
+        return "any of " + String.join(", ", copy.stream().map(wire).toList());
       }
 
       @Override
@@ -214,6 +272,11 @@ final class Kinds {
     }
 
     @Override
+    public String type() {
+      return "list of strings";
+    }
+
+    @Override
     public String absentProblem() {
       return "must be a non-empty list";
     }
@@ -231,6 +294,21 @@ final class Kinds {
       @Override
       public Object json(S value) {
         return value.toJson();
+      }
+
+      @Override
+      public String type() {
+        return "mapping";
+      }
+
+      @Override
+      public Shape shape() {
+        return Shape.SECTION;
+      }
+
+      @Override
+      public Section<?> nested() {
+        return section;
       }
     };
   }
@@ -279,6 +357,31 @@ final class Kinds {
       public String absentProblem() {
         return emptyAllowed ? "must be a list" : "must be a non-empty list";
       }
+
+      @Override
+      public String type() {
+        return "list of mappings";
+      }
+
+      @Override
+      public String allowed() {
+        return emptyAllowed ? null : "at least one";
+      }
+
+      @Override
+      public Shape shape() {
+        return Shape.LIST;
+      }
+
+      @Override
+      public Section<?> nested() {
+        return section;
+      }
+
+      @Override
+      public Field<?> uniqueBy() {
+        return uniqueBy;
+      }
     };
   }
 
@@ -314,6 +417,21 @@ final class Kinds {
         value.forEach((name, s) -> j.put(name, s.toJson()));
         return j;
       }
+
+      @Override
+      public String type() {
+        return "mapping of names to mappings";
+      }
+
+      @Override
+      public Shape shape() {
+        return Shape.MAP;
+      }
+
+      @Override
+      public Section<?> nested() {
+        return section;
+      }
     };
   }
 
@@ -340,6 +458,11 @@ final class Kinds {
     @Override
     public Object json(Map<String, String> value) {
       return new JsonObject(new LinkedHashMap<>(value));
+    }
+
+    @Override
+    public String type() {
+      return "mapping of strings";
     }
   };
 }

@@ -26,6 +26,10 @@ import java.util.Set;
  *     .byDefault(StateConfig.SECTION.defaults());
  * public StateConfig state() { return root.get(STATE); }
  * }</pre>
+ *
+ * <p>Each field declares what a reload does with a change of it ({@link Field#live()},
+ * {@link Field#redeploysTiers()}, {@link Field#readAtStart(String)}); a field that declares nothing
+ * is as the field enclosing it, and a top-level one that declares nothing needs a restart.
  */
 public final class Manifest {
 
@@ -33,7 +37,7 @@ public final class Manifest {
   public static final Section<Settings> SECTION = new Section<>(read -> read);
 
   /** The routing block; required. */
-  public static final Field<RoutingConfig> ROUTING = SECTION.section("routing", RoutingConfig.SECTION).required();
+  public static final Field<RoutingConfig> ROUTING = SECTION.section("routing", RoutingConfig.SECTION).required().live();
 
   /**
    * Intents by name, not empty; default describe, measure and contain, less those no tier can
@@ -41,43 +45,44 @@ public final class Manifest {
    */
   public static final Field<Map<String, IntentConfig>> INTENTS =
       SECTION.map("intents", IntentConfig.SECTION, "must define at least one intent")
-          .defaultFrom(v -> servableDefaults(v.get(ROUTING)));
+          .defaultFrom(v -> servableDefaults(v.get(ROUTING))).live();
 
   /** The intent of a request that names none; default {@code describe} if defined, else the first intent. */
-  public static final Field<String> DEFAULT_INTENT = SECTION.string("default_intent").defaultFrom(Manifest::firstIntent);
+  public static final Field<String> DEFAULT_INTENT = SECTION.string("default_intent").defaultFrom(Manifest::firstIntent).live();
 
   /** Pinned proj4 definitions by source CRS ({@code "EPSG:27700": "+proj=…"}); none by default. */
-  public static final Field<Map<String, String>> CRS_DEFINITIONS = SECTION.stringMap("crs_definitions").byDefault(Map.of());
+  public static final Field<Map<String, String>> CRS_DEFINITIONS = SECTION.stringMap("crs_definitions").byDefault(Map.of())
+      .readAtStart("the transforms are built at start");
 
   /**
    * Who may call ({@link TenantConfig}), ids unique; absent: open access, every request tenant
    * {@code public} with every intent and the admin endpoints open.
    */
-  public static final Field<List<TenantConfig>> TENANTS = SECTION.list("tenants", TenantConfig.SECTION, TenantConfig.ID);
+  public static final Field<List<TenantConfig>> TENANTS = SECTION.list("tenants", TenantConfig.SECTION, TenantConfig.ID).live();
 
   /** What the HTTP server allows a client ({@link ServerConfig}); every limit has a default. */
   public static final Field<ServerConfig> SERVER = SECTION.section("server", ServerConfig.SECTION)
-      .byDefault(ServerConfig.SECTION.defaults());
+      .byDefault(ServerConfig.SECTION.defaults()).readAtStart("the listening sockets hold the limits");
 
   /** The durable store; each field defaults on its own ({@link StateConfig}). */
   public static final Field<StateConfig> STATE = SECTION.section("state", StateConfig.SECTION)
-      .byDefault(StateConfig.SECTION.defaults());
+      .byDefault(StateConfig.SECTION.defaults()).readAtStart("the state store is open");
 
   /** The reconciler; each field defaults on its own ({@link ReconcileConfig}). */
   public static final Field<ReconcileConfig> RECONCILE = SECTION.section("reconcile", ReconcileConfig.SECTION)
-      .byDefault(ReconcileConfig.SECTION.defaults());
+      .byDefault(ReconcileConfig.SECTION.defaults()).readAtStart("the reconciler runs from it");
 
   /** Delivery of corrections; each field defaults on its own ({@link CorrectionsConfig}). */
   public static final Field<CorrectionsConfig> CORRECTIONS = SECTION.section("corrections", CorrectionsConfig.SECTION)
-      .byDefault(CorrectionsConfig.SECTION.defaults());
+      .byDefault(CorrectionsConfig.SECTION.defaults()).readAtStart("the corrections delivery runs from it");
 
   /** The audit trail; each field defaults on its own ({@link AuditConfig}). */
   public static final Field<AuditConfig> AUDIT = SECTION.section("audit", AuditConfig.SECTION)
-      .byDefault(AuditConfig.SECTION.defaults());
+      .byDefault(AuditConfig.SECTION.defaults()).readAtStart("each part's audit buffer and the retention timer are set up at start");
 
   /** Batch jobs; each field defaults on its own ({@link BatchConfig}). */
   public static final Field<BatchConfig> BATCH = SECTION.section("batch", BatchConfig.SECTION)
-      .byDefault(BatchConfig.SECTION.defaults());
+      .byDefault(BatchConfig.SECTION.defaults()).readAtStart("the batch worker runs from it");
 
   static {
     SECTION.rule((v, at) -> {
@@ -158,6 +163,16 @@ public final class Manifest {
   /** The whole file's sha256 in hex. */
   public String sha256() {
     return sha256;
+  }
+
+  /**
+   * Every setting {@code next} changes against this manifest, in declaration order, each with what
+   * a reload does with it as its field declares ({@link Reload}); empty when the effective
+   * configurations are equal. A credential read differently is no setting here: the reloader
+   * compares the tiers' secrets itself.
+   */
+  public List<Change> changesTo(Manifest next) {
+    return Changes.of(root, next.root);
   }
 
   /** See {@link #ROUTING}. */

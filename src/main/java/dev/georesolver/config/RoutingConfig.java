@@ -25,21 +25,23 @@ public final class RoutingConfig extends Settings {
   public static final Field<Long> BUDGET_MS = SECTION.longs("budget_ms", 1, Long.MAX_VALUE).byDefault(2500L);
 
   /** Cap on a caller's budget, milliseconds (over it is capped, not refused); default 10,000 ms. */
-  public static final Field<Long> MAX_BUDGET_MS = SECTION.longs("max_budget_ms", 1, Long.MAX_VALUE).byDefault(10_000L);
+  public static final Field<Long> MAX_BUDGET_MS = SECTION.longs("max_budget_ms", 1, Long.MAX_VALUE).byDefault(10_000L)
+      .readAtStart("the servers' idle timeout is set from it");
 
   /**
    * A rung is skipped when the time it may use is below this factor times its typical latency,
    * 0–10; default 0.5.
    */
-  public static final Field<Double> ADMISSION_FACTOR = SECTION.number("admission_factor", 0, 10).byDefault(0.5);
+  public static final Field<Double> ADMISSION_FACTOR = SECTION.number("admission_factor", 0, 10).byDefault(0.5)
+      .redeploysTiers();
 
   /** The idempotency store; each field defaults on its own ({@link IdempotencyConfig}). */
   public static final Field<IdempotencyConfig> IDEMPOTENCY = SECTION.section("idempotency", IdempotencyConfig.SECTION)
-      .byDefault(IdempotencyConfig.SECTION.defaults());
+      .byDefault(IdempotencyConfig.SECTION.defaults()).readAtStart("the idempotency store is open");
 
   /** The time the resolver keeps for itself, and the waits outside a request's budget ({@link MarginsConfig}). */
   public static final Field<MarginsConfig> MARGINS = SECTION.section("margins", MarginsConfig.SECTION)
-      .byDefault(MarginsConfig.SECTION.defaults());
+      .byDefault(MarginsConfig.SECTION.defaults()).readAtStart("every part's margins are set at start");
 
   /**
    * Every tier in ladder order, names unique, including ones left out at start (see

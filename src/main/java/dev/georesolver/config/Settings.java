@@ -39,6 +39,11 @@ public class Settings {
     return (V) values[field.index()];
   }
 
+  /** The section that read it. */
+  final Section<?> section() {
+    return section;
+  }
+
   /** The name of this entry in a named mapping ({@code intents.<name>}), else null. */
   protected final String entryKey() {
     return entryKey;

@@ -15,12 +15,14 @@ import dev.georesolver.deadline.Ticker;
 import dev.georesolver.metrics.Metrics;
 import dev.georesolver.geo.Direction;
 import dev.georesolver.reload.LiveManifest;
+import dev.georesolver.reload.ReloadStatus;
 import dev.georesolver.tenant.Tenants;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.shareddata.LocalMap;
 import io.vertx.ext.web.Router;
@@ -223,13 +225,16 @@ public final class IngressVerticle extends VerticleBase {
   }
 
   /**
-   * {@code GET /manifest}: the revision serving now with the last reload attempt. The status is read
-   * first: a revision is swapped in before its status is reported, so the two never disagree.
+   * {@code GET /manifest}: the revision serving now (the values running, not the file's), the last
+   * reload attempt, and {@code pending_restart}: what the file changes that only a restart applies.
+   * The status is read first: a revision is swapped in before its status is reported, so the two
+   * never disagree.
    */
   private void manifest(RoutingContext ctx) {
-    JsonObject reload = live.status().toJson();
+    ReloadStatus status = live.status();
     ctx.response().putHeader("content-type", "application/json")
-        .end(live.current().manifest().describe().put("reload", reload).toBuffer());
+        .end(live.current().manifest().describe().put("pending_restart", new JsonArray(status.pendingRestart()))
+            .put("reload", status.toJson()).toBuffer());
   }
 
   @Override

@@ -14,6 +14,7 @@ import dev.georesolver.bus.TierRequest;
 import dev.georesolver.ladder.Ladders;
 import dev.georesolver.ladder.Notices;
 import dev.georesolver.ladder.Residency;
+import dev.georesolver.config.AuditConfig;
 import dev.georesolver.config.IntentConfig;
 import dev.georesolver.config.Manifest;
 import dev.georesolver.config.ReconcileConfig;
@@ -111,6 +112,8 @@ public final class ReconcilerVerticle extends VerticleBase {
   private QueueStats last = new QueueStats(0, 0, 0, 0, 0);
   /** Each committed correction's audit record, on its way to the tenant's partition. */
   private AuditBuffer audit;
+  /** The {@code audit:} whose level decides whether a correction is recorded: the start's unless {@link #auditLevel} says otherwise. */
+  private Supplier<AuditConfig> auditLevel;
 
   /** A reconciler whose manifest is never reloaded (deployed alone, in a test). */
   public ReconcilerVerticle(Manifest manifest, Clock clock, Ticker ticker, Supplier<RandomGenerator> random, Metrics metrics) {
@@ -131,6 +134,13 @@ public final class ReconcilerVerticle extends VerticleBase {
     this.ticker = ticker;
     this.metrics = metrics;
     this.backoff = new RetryBackoff(cfg.backoffBaseMs(), cfg.backoffMaxMs(), random);
+    this.auditLevel = manifest::audit;
+  }
+
+  /** Reads {@code audit.level} from {@code level} at each correction (the serving revision's); before deploying. */
+  public ReconcilerVerticle auditLevel(Supplier<AuditConfig> level) {
+    this.auditLevel = level;
+    return this;
   }
 
   @Override
@@ -148,7 +158,7 @@ public final class ReconcilerVerticle extends VerticleBase {
     }
     writeThrough = manifest.enabledTiers().stream().anyMatch(TierConfig::isCachedIndex);
     // The reconciler runs only beside the state store.
-    audit = AuditBuffer.create(vertx, manifest.audit(), true, clock, metrics);
+    audit = AuditBuffer.create(vertx, manifest.audit(), auditLevel, true, clock, metrics);
     var bus = vertx.eventBus();
     Future<?> consumers = Future.all(
         bus.<JsonObject>consumer(Addresses.BREAKER_EVENTS, m -> onBreaker(m.body())).completion(),

@@ -1,6 +1,8 @@
 package dev.georesolver.reload;
 
+import dev.georesolver.config.Change;
 import dev.georesolver.config.Manifest;
+import dev.georesolver.config.Reload;
 import dev.georesolver.config.Secret;
 import dev.georesolver.config.TierConfig;
 import io.vertx.core.json.JsonArray;
@@ -18,33 +20,35 @@ import java.util.Optional;
  * only a restart can apply. Pure: tested without Vert.x.
  *
  * <p>A tier is <em>kept</em> when everything its verticle is built from is the same (its effective
- * configuration, its credential as read, the routing's {@code admission_factor}): its verticle,
+ * configuration, its credential as read, and the settings every tier is built from, such as
+ * {@code routing.admission_factor} and {@code batch.max_share}): its verticle,
  * breaker state and latency window carry on. It is <em>changed</em> when any of that differs (it is
  * redeployed; a forced breaker state is carried over), <em>added</em> or <em>removed</em> when only
  * one side has it enabled (a tier left out for a missing credential counts as absent).
  *
- * <p>Needing a restart: the {@code server:} limits (the listening sockets hold them),
- * {@code state:} (the store's backend and file are open), {@code reconcile:} and
- * {@code corrections:} (their verticles and cursors run from them), {@code crs_definitions}
- * (the transforms are built at start), {@code routing.idempotency} (the idempotency store),
- * {@code routing.margins} and {@code routing.max_budget_ms} (the servers' idle timeouts and every
- * verticle's margins are set from them), and a first {@code cached_index} rung when the index
- * verticle was not started.
+ * <p>What a reload does with each setting changed is declared once, on the manifest's fields
+ * ({@link dev.georesolver.config.Reload}, read through {@link Manifest#changesTo}): applied
+ * ({@code applied}, a tier's own settings changing that tier), applied by redeploying every tier
+ * ({@code routing.admission_factor}, {@code batch.max_share}: every tier is built from them), or
+ * needing a restart ({@code needsRestart}). A first {@code cached_index} rung needs a restart too
+ * when the index verticle was not started.
  *
  * @param kept tiers carried over unchanged, in the new ladder's order
  * @param changed tiers redeployed with their new configuration, in the new ladder's order
  * @param added tiers deployed, in the new ladder's order
  * @param removed tiers undeployed, in the old ladder's order
- * @param needsRestart each setting changed that only a restart applies, with why
+ * @param applied each setting changed that the reload applies, by path
+ * @param needsRestart each setting changed that only a restart applies, with why ({@code <path>: <why>})
  */
 public record ManifestDiff(List<String> kept, List<String> changed, List<String> added, List<String> removed,
-                           List<String> needsRestart) {
+                           List<String> applied, List<String> needsRestart) {
 
   public ManifestDiff {
     kept = List.copyOf(kept);
     changed = List.copyOf(changed);
     added = List.copyOf(added);
     removed = List.copyOf(removed);
+    applied = List.copyOf(applied);
     needsRestart = List.copyOf(needsRestart);
   }
 
@@ -55,7 +59,8 @@ public record ManifestDiff(List<String> kept, List<String> changed, List<String>
    */
   public static ManifestDiff of(Manifest before, Manifest after, boolean indexRunning, boolean indexNeeded) {
     Map<String, TierConfig> old = byName(before.enabledTiers());
-    boolean sameFactor = before.routing().admissionFactor() == after.routing().admissionFactor();
+    List<Change> changes = before.changesTo(after);
+    boolean sameBuild = changes.stream().noneMatch(c -> c.reload() == Reload.TIERS);
     List<String> kept = new ArrayList<>();
     List<String> changed = new ArrayList<>();
     List<String> added = new ArrayList<>();
@@ -63,7 +68,7 @@ public record ManifestDiff(List<String> kept, List<String> changed, List<String>
       TierConfig was = old.get(t.name());
       if (was == null) {
         added.add(t.name());
-      } else if (sameFactor && was.equals(t) && sameSecret(before.secret(t.name()), after.secret(t.name()))) {
+      } else if (sameBuild && was.equals(t) && sameSecret(before.secret(t.name()), after.secret(t.name()))) {
         kept.add(t.name());
       } else {
         changed.add(t.name());
@@ -71,7 +76,12 @@ public record ManifestDiff(List<String> kept, List<String> changed, List<String>
     }
     Map<String, TierConfig> now = byName(after.enabledTiers());
     List<String> removed = before.enabledTiers().stream().map(TierConfig::name).filter(n -> !now.containsKey(n)).toList();
-    return new ManifestDiff(kept, changed, added, removed, restartOnly(before, after, indexRunning, indexNeeded));
+    List<String> applied = changes.stream().filter(c -> c.reload() != Reload.RESTART).map(Change::path).toList();
+    List<String> restart = new ArrayList<>(changes.stream().filter(c -> c.reload() == Reload.RESTART).map(Change::toString).toList());
+    if (indexNeeded && !indexRunning) {
+      restart.add("routing.tiers: a cached_index rung, and the cached index was not started with the process");
+    }
+    return new ManifestDiff(kept, changed, added, removed, applied, restart);
   }
 
   /** Whether it can be applied without a restart. */
@@ -91,29 +101,6 @@ public record ManifestDiff(List<String> kept, List<String> changed, List<String>
         .put("changed", new JsonArray(changed))
         .put("added", new JsonArray(added))
         .put("removed", new JsonArray(removed));
-  }
-
-  private static List<String> restartOnly(Manifest b, Manifest a, boolean indexRunning, boolean indexNeeded) {
-    List<String> out = new ArrayList<>();
-    differs(out, "server", b.server(), a.server(), "the listening sockets hold the limits");
-    differs(out, "state", b.state(), a.state(), "the state store is open");
-    differs(out, "reconcile", b.reconcile(), a.reconcile(), "the reconciler runs from it");
-    differs(out, "corrections", b.corrections(), a.corrections(), "the corrections delivery runs from it");
-    differs(out, "crs_definitions", b.crsDefinitions(), a.crsDefinitions(), "the transforms are built at start");
-    differs(out, "routing.idempotency", b.routing().idempotency(), a.routing().idempotency(), "the idempotency store is open");
-    differs(out, "routing.margins", b.routing().margins(), a.routing().margins(), "every part's margins are set at start");
-    differs(out, "routing.max_budget_ms", b.routing().maxBudgetMs(), a.routing().maxBudgetMs(),
-        "the servers' idle timeout is set from it");
-    if (indexNeeded && !indexRunning) {
-      out.add("routing.tiers: a cached_index rung, and the cached index was not started with the process");
-    }
-    return out;
-  }
-
-  private static void differs(List<String> out, String path, Object before, Object after, String why) {
-    if (!Objects.equals(before, after)) {
-      out.add(path + ": " + why);
-    }
   }
 
   private static boolean sameSecret(Optional<Secret> a, Optional<Secret> b) {

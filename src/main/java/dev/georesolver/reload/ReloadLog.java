@@ -15,8 +15,9 @@ import java.util.Map;
  * {@code event} ({@code "manifest_reload"}), {@code outcome} ({@code applied} | {@code refused} |
  * {@code unchanged}), {@code trigger} ({@code file} | {@code http} | {@code signal}),
  * {@code manifest_revision} (serving after it), {@code candidate_revision}, and when there are
- * any {@code problems} and {@code needs_restart} (joined by {@code "; "}) and the tiers
- * {@code kept}, {@code changed}, {@code added}, {@code removed} (joined by {@code ","}). The
+ * any {@code problems} and {@code needs_restart} (joined by {@code "; "}), and when applied
+ * {@code applied_settings} and the tiers {@code kept}, {@code changed}, {@code added},
+ * {@code removed} (joined by {@code ","}). The
  * problems are the loader's, which name paths and variables, never a value. Thread-safe.
  */
 public final class ReloadLog {
@@ -62,6 +63,7 @@ public final class ReloadLog {
       f.add(Map.entry("needs_restart", String.join("; ", s.needsRestart())));
     }
     if (s.diff() != null) {
+      f.add(Map.entry("applied_settings", String.join(",", s.diff().applied())));
       f.add(Map.entry("kept", String.join(",", s.diff().kept())));
       f.add(Map.entry("changed", String.join(",", s.diff().changed())));
       f.add(Map.entry("added", String.join(",", s.diff().added())));
@@ -73,8 +75,8 @@ public final class ReloadLog {
   private static String message(ReloadStatus s) {
     switch (s.outcome()) {
       case APPLIED:
-        return "manifest reloaded (" + s.trigger() + "): revision " + s.serving() + " serving; tiers "
-            + s.diff().tiersJson().encode();
+        return "manifest reloaded (" + s.trigger() + "): revision " + s.serving() + " serving; settings applied: "
+            + (s.diff().applied().isEmpty() ? "none" : String.join(", ", s.diff().applied())) + "; tiers " + s.diff().tiersJson().encode();
       case REFUSED:
         List<String> why = new ArrayList<>(s.problems());
         why.addAll(s.needsRestart().stream().map(n -> "needs a restart: " + n).toList());

@@ -67,9 +67,10 @@ public record ReloadStatus(Outcome outcome, String trigger, long atMs, String se
 
   /**
    * {@code {"ok", "serving_revision", "applied", "refused", "last_attempt": {"outcome", "trigger",
-   * "at", "candidate_revision", "problems", "needs_restart", "tiers"}}}; {@code last_attempt} is
-   * null before any attempt, {@code tiers} ({@code kept}, {@code changed}, {@code added},
-   * {@code removed}) is there when the attempt was applied.
+   * "at", "candidate_revision", "problems", "needs_restart", "applied_settings", "tiers"}}};
+   * {@code last_attempt} is null before any attempt; {@code applied_settings} (the path of each
+   * setting the reload applied, as the manifest's fields declare) and {@code tiers} ({@code kept},
+   * {@code changed}, {@code added}, {@code removed}) are there when the attempt was applied.
    */
   public JsonObject toJson() {
     JsonObject j = new JsonObject()
@@ -88,8 +89,18 @@ public record ReloadStatus(Outcome outcome, String trigger, long atMs, String se
         .put("problems", new JsonArray(problems))
         .put("needs_restart", new JsonArray(needsRestart));
     if (diff != null) {
+      last.put("applied_settings", new JsonArray(diff.applied()));
       last.put("tiers", diff.tiersJson());
     }
     return j.put("last_attempt", last);
+  }
+
+  /**
+   * What the manifest file changes that waits for a restart: the last attempt's
+   * {@code needs_restart} when it was refused for them, else empty (a refused file serves nothing
+   * of it; an applied or unchanged one left nothing waiting).
+   */
+  public List<String> pendingRestart() {
+    return outcome == Outcome.REFUSED ? needsRestart : List.of();
   }
 }

@@ -179,9 +179,8 @@ public final class StateVerticle extends VerticleBase {
           vertx.setPeriodic(BOUND_MS, id -> pruneSteps(bound));
         }
       }
-      if (manifest.audit().enabled()) {
-        vertx.setPeriodic(manifest.audit().retentionIntervalMs(), id -> retainAudit());
-      }
+      // Whatever the level (a reload may turn it on), records already kept expire.
+      vertx.setPeriodic(manifest.audit().retentionIntervalMs(), id -> retainAudit());
       vertx.setPeriodic(HOUSEKEEPING_MS, id -> housekeeping());
       if (!s.tables().shared()) {
         // This process alone holds the state: a killed predecessor's slice leases are free at once.

@@ -199,7 +199,7 @@ class ReloadScenarioTest {
     HttpResponse<Buffer> refused = post(s, "/admin/reload", null);
     assertThat(refused.statusCode()).isEqualTo(422);
     JsonArray restart = refused.bodyAsJsonObject().getJsonObject("reload").getJsonObject("last_attempt").getJsonArray("needs_restart");
-    assertThat(restart.getList()).hasSize(2).anySatisfy(n -> assertThat((String) n).startsWith("server: "))
+    assertThat(restart.getList()).hasSize(2).anySatisfy(n -> assertThat((String) n).startsWith("server.max_connections: "))
         .anySatisfy(n -> assertThat((String) n).startsWith("routing.max_budget_ms: "));
     assertThat(s.get("/manifest").await().bodyAsJsonObject().getString("revision")).isEqualTo(s.manifest.revision());
   }

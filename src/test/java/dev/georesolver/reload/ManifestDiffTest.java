@@ -98,17 +98,49 @@ class ManifestDiffTest {
   void restartOnly() {
     Manifest before = base().tier("a", "generic", "http://a.example", "exact", 500).build();
     assertThat(diff(before, manifest().extra("state: { path: \"/tmp/elsewhere.db\" }").tier("a", "generic", "http://a.example", "exact", 500)
-        .build()).needsRestart()).containsExactly("state: the state store is open");
+        .build()).needsRestart()).containsExactly("state.path: the state store is open");
     assertThat(diff(before, base().maxBudget(20_000).tier("a", "generic", "http://a.example", "exact", 500).build()).needsRestart())
         .containsExactly("routing.max_budget_ms: the servers' idle timeout is set from it");
     assertThat(diff(before, base().extra("server: { max_connections: 100 }").tier("a", "generic", "http://a.example", "exact", 500)
-        .build()).needsRestart()).singleElement().asString().startsWith("server: ");
+        .build()).needsRestart()).singleElement().asString().startsWith("server.max_connections: ");
     assertThat(diff(before, base().extra("reconcile: { enabled: true }").tier("a", "generic", "http://a.example", "exact", 500)
-        .build()).needsRestart()).singleElement().asString().startsWith("reconcile: ");
+        .build()).needsRestart()).singleElement().asString().startsWith("reconcile.enabled: ");
     Manifest margins = ManifestBuilder.manifest().extra(STATE).tier("a", "generic", "http://a.example", "exact", 500).build();
     assertThat(diff(before, margins).appliable()).as("the same settings written again").isTrue();
     assertThat(ManifestDiff.of(before, before, false, true).needsRestart())
         .containsExactly("routing.tiers: a cached_index rung, and the cached index was not started with the process");
     assertThat(ManifestDiff.of(before, before, true, true).appliable()).isTrue();
+  }
+
+  @Test
+  @DisplayName("audit.level and batch.max_upload_mb are applied; audit's buffer and batch's worker settings need a restart")
+  void auditAndBatch() {
+    Manifest before = base().tier("a", "generic", "http://a.example", "exact", 500).build();
+    ManifestDiff level = diff(before, base().extra("audit: { level: all }").tier("a", "generic", "http://a.example", "exact", 500).build());
+    assertThat(level.appliable()).isTrue();
+    assertThat(level.applied()).containsExactly("audit.level");
+    assertThat(level.kept()).containsExactly("a");
+    assertThat(diff(before, base().extra("audit: { flush_interval_ms: 20 }").tier("a", "generic", "http://a.example", "exact", 500)
+        .build()).needsRestart()).singleElement().asString().startsWith("audit.flush_interval_ms: ");
+    assertThat(diff(before, base().extra("batch: { max_upload_mb: 10 }").tier("a", "generic", "http://a.example", "exact", 500)
+        .build()).applied()).containsExactly("batch.max_upload_mb");
+    assertThat(diff(before, base().extra("batch: { max_rows: 10, concurrency: 4 }").tier("a", "generic", "http://a.example", "exact", 500)
+        .build()).needsRestart()).hasSize(2).allSatisfy(n -> assertThat(n).startsWith("batch."));
+  }
+
+  @Test
+  @DisplayName("batch.max_share changes every tier (each is built with its batch share); a tier's own setting is named by its path")
+  void maxShareRedeploysTiers() {
+    Manifest before = base().tier("a", "generic", "http://a.example", "exact", 500).tier("b", "generic", "http://b.example", "exact", 500)
+        .build();
+    ManifestDiff share = diff(before, base().extra("batch: { max_share: 0.2 }")
+        .tier("a", "generic", "http://a.example", "exact", 500).tier("b", "generic", "http://b.example", "exact", 500).build());
+    assertThat(share.appliable()).isTrue();
+    assertThat(share.changed()).containsExactly("a", "b");
+    assertThat(share.kept()).isEmpty();
+    assertThat(share.applied()).containsExactly("batch.max_share");
+    ManifestDiff timeout = diff(before, base()
+        .tier("a", "generic", "http://a.example", "exact", 500).tier("b", "generic", "http://b.example", "exact", 700).build());
+    assertThat(timeout.applied()).as("typical_ms defaults from timeout_ms").containsExactly("routing.tiers[1].timeout_ms", "routing.tiers[1].typical_ms");
   }
 }
