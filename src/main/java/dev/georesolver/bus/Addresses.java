@@ -394,14 +394,39 @@ public final class Addresses {
   public static final String STATE_BATCHES_PAGE = "geocode.state.batches.page";
 
   /**
-   * Submit a batch file, request/reply. Sender: the ingress, once the upload is on disk. Body JSON
-   * {@code {"path", "tenant", "idem_key"|null, "sha256", "intent"|null, "name"}}; the batch verticle
-   * reads the file (deleting it after), and replies {@code {"created": bool, "job": BatchJob JSON}}.
-   * Failures: {@link FailureCode#BAD_REQUEST} with the message a problem JSON whose {@code status}
-   * is 400 (not a batch file, an unknown column set, an unknown intent) or 413 (more rows than
-   * {@code batch.max_rows}, a record too long); {@link FailureCode#STORE_UNAVAILABLE}.
+   * Open a batch upload, request/reply. Sender: the ingress, before it reads the body. Body JSON
+   * {@code {"tenant", "idem_key"|null, "intent"|null, "name"|null}}; the batch verticle replies
+   * {@code {"upload": address, "chunk_bytes": n}}: the address (under {@link #BATCH_UPLOAD_PREFIX},
+   * unguessable, served by that verticle alone) the content then goes to. No message ever names a
+   * file: the receiver keeps the content where it alone reads and deletes it. Failures:
+   * {@link FailureCode#BAD_REQUEST} (an unknown intent; a problem JSON), {@link FailureCode#REFUSED}
+   * (status 503: {@code batch.max_uploads} uploads are in progress).
    */
-  public static final String BATCH_SUBMIT = "geocode.batch.submit";
+  public static final String BATCH_UPLOAD_OPEN = "geocode.batch.upload.open";
+
+  /**
+   * Prefix of an open upload's address. Messages to it carry {@link #UPLOAD_OP_HEADER} and a
+   * {@link io.vertx.core.buffer.Buffer} body: {@value #UPLOAD_CHUNK} (at most {@code chunk_bytes}
+   * of content, in order, one at a time: the next is sent once this one's empty reply came, which
+   * is the stream's backpressure), {@value #UPLOAD_END} (empty: the content is complete; reply
+   * {@code {"created": bool, "job": BatchJob JSON}}) or {@value #UPLOAD_ABORT} (empty: the content
+   * is discarded). Failures: {@link FailureCode#BAD_REQUEST} with a problem JSON whose
+   * {@code status} is 400 (not a batch file, an unknown column set) or 413 (over
+   * {@code batch.max_upload_mb} or {@code batch.max_rows}, a record too long);
+   * {@link FailureCode#REFUSED} (507: the content could not be written; 429: a tenant quota);
+   * {@link FailureCode#STORE_UNAVAILABLE}. After a failure, an end or an abort the address is gone;
+   * an upload that receives nothing for twice {@code batch.upload_window_ms} is discarded.
+   */
+  public static final String BATCH_UPLOAD_PREFIX = "geocode.batch.upload.";
+
+  /** Header naming what a message to an upload's address is. */
+  public static final String UPLOAD_OP_HEADER = "x-upload-op";
+  /** {@link #UPLOAD_OP_HEADER}: a piece of content. */
+  public static final String UPLOAD_CHUNK = "chunk";
+  /** {@link #UPLOAD_OP_HEADER}: the content is complete. */
+  public static final String UPLOAD_END = "end";
+  /** {@link #UPLOAD_OP_HEADER}: discard the content. */
+  public static final String UPLOAD_ABORT = "abort";
 
   /** Header on every request: milliseconds left, measured by the sender at sending. */
   public static final String DEADLINE_HEADER = "x-deadline-ms";

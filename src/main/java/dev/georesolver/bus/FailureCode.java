@@ -15,6 +15,12 @@ public enum FailureCode {
   MISCONFIGURED(503),
   /** A bug in the router: an exception in the walker. */
   ROUTER_ERROR(500),
+  /**
+   * Refused for now, nothing kept: the message is a problem JSON whose {@code status} (429, 503 or
+   * 507) and {@code retry_after_s} the ingress answers with (too many uploads at once, a tenant's
+   * quota, no room to write).
+   */
+  REFUSED(429),
   /** The durable store could not do it now (slow, down, or refusing for lack of disk); retry later. */
   STORE_UNAVAILABLE(507);
 

@@ -133,7 +133,7 @@ final class EmbeddedResolver implements Resolver {
       case RECIPIENT_FAILURE, ERROR -> switch (FailureCode.of(re.failureCode()).orElse(FailureCode.ROUTER_ERROR)) {
         case BAD_REQUEST -> Unanswered.invalid(re.getMessage());
         case FORBIDDEN -> Unanswered.invalid("forbidden: " + re.getMessage());
-        case STORE_UNAVAILABLE -> new Unanswered(Unanswered.Kind.UNAVAILABLE, "the state store: " + re.getMessage());
+        case STORE_UNAVAILABLE, REFUSED -> new Unanswered(Unanswered.Kind.UNAVAILABLE, "the state store: " + re.getMessage());
         case MISCONFIGURED -> new Unanswered(Unanswered.Kind.UNAVAILABLE, "misconfigured: " + re.getMessage());
         case DEADLINE_EXCEEDED -> new Unanswered(Unanswered.Kind.FAILED, "the budget was spent before the router could start");
         case ROUTER_ERROR -> new Unanswered(Unanswered.Kind.FAILED, re.getMessage());

@@ -88,7 +88,7 @@ public sealed interface Outcome {
           case MISCONFIGURED -> new Unavailable(503, "Misconfigured: " + re.getMessage(), null);
           case DEADLINE_EXCEEDED -> new Unavailable(504, "The budget was spent before the router could start.", null);
           case ROUTER_ERROR -> new Failed("Router error.");
-          case STORE_UNAVAILABLE -> new Unavailable(503, "The durable store is unavailable.", null);
+          case STORE_UNAVAILABLE, REFUSED -> new Unavailable(503, "The durable store is unavailable.", null);
         };
       }
       // No chain up in the cluster (no handler), or its node unreachable: unavailable, not an error of ours.

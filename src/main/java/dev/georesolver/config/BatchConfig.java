@@ -56,6 +56,23 @@ public final class BatchConfig extends Settings {
   /** Days a finished job and its results are kept; default 7. */
   public static final Field<Integer> KEEP_DAYS = SECTION.ints("keep_days", 1, 3650).byDefault(7);
 
+  /**
+   * Uploads this process receives and loads at the same time; one more is refused 503 with
+   * {@code Retry-After} before its body is read. Also the size of the pool that reads uploads
+   * into the store (its own threads, never the shared worker pool); default 4.
+   */
+  public static final Field<Integer> MAX_UPLOADS = SECTION.ints("max_uploads", 1, 256).byDefault(4);
+
+  /**
+   * The slowest an upload may arrive, bytes per second, judged over {@link #UPLOAD_WINDOW_MS}: an
+   * upload slower than this over a whole window is cut off with 408 (the server's
+   * {@code body_timeout_ms} does not apply to it); default 16,384 (16 KiB/s).
+   */
+  public static final Field<Long> UPLOAD_MIN_BYTES_PER_S = SECTION.longs("upload_min_bytes_per_s", 1, 1L << 40).byDefault(16_384L);
+
+  /** The window an upload's progress is judged over, milliseconds; default 30,000 ms. */
+  public static final Field<Long> UPLOAD_WINDOW_MS = SECTION.longs("upload_window_ms", 200, 3_600_000).byDefault(30_000L);
+
   static {
     SECTION.rule((v, at) -> {
       Integer per = v.get(CONCURRENCY);
@@ -128,6 +145,21 @@ public final class BatchConfig extends Settings {
   /** See {@link #RETRIES}. */
   public int retries() {
     return get(RETRIES);
+  }
+
+  /** See {@link #MAX_UPLOADS}. */
+  public int maxUploads() {
+    return get(MAX_UPLOADS);
+  }
+
+  /** See {@link #UPLOAD_MIN_BYTES_PER_S}. */
+  public long uploadMinBytesPerS() {
+    return get(UPLOAD_MIN_BYTES_PER_S);
+  }
+
+  /** See {@link #UPLOAD_WINDOW_MS}. */
+  public long uploadWindowMs() {
+    return get(UPLOAD_WINDOW_MS);
   }
 
   /** See {@link #KEEP_DAYS}. */

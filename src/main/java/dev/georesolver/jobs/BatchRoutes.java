@@ -18,8 +18,6 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.eventbus.Message;
-import io.vertx.core.file.AsyncFile;
-import io.vertx.core.file.OpenOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonArray;
@@ -29,13 +27,8 @@ import io.vertx.ext.web.RoutingContext;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
@@ -46,11 +39,13 @@ import java.util.regex.Pattern;
  *
  * <ul>
  *   <li>{@code POST /v1/batches[?intent=…]}: the body (CSV with a header row, JSON Lines, or a JSON
- *       array; at most {@code batch.max_upload_mb}) is streamed to a file on disk while its sha256
- *       is computed, then handed to the batch verticle. 201 with {@code Location} and the job; 200
+ *       array; at most {@code batch.max_upload_mb}) is streamed over the bus to the batch verticle
+ *       in chunks, with backpressure (no file here, no path in any message). 201 with {@code Location} and the job; 200
  *       with the tenant's existing job when the same {@code Idempotency-Key} — or, without one, the
  *       same content — was submitted before; 400/413 problem+json, before any job exists, for a
  *       file that is no batch, names no accepted column set, or is over {@code batch.max_rows};
+ *       503 with {@code Retry-After} when {@code batch.max_uploads} uploads are in progress; 507
+ *       when the content could not be written (nothing is kept: sending it again later works);
  *   <li>{@code GET /v1/batches}: {@code {"batches": [job…]}}, newest first (a tenant its own; an
  *       admin every one);
  *   <li>{@code GET /v1/batches/{id}}: the job ({@link JobView});
@@ -67,6 +62,10 @@ public final class BatchRoutes {
   static final Pattern IDEMPOTENCY_KEY = Pattern.compile("[\\x21-\\x7e]{1,255}");
   /** Job ids as this build makes them. */
   static final Pattern JOB_ID = Pattern.compile("b_[0-9a-f]{20}");
+  /** How long a chunk, an open or an abort may wait for its reply, milliseconds. */
+  static final long SEND_TIMEOUT_MS = 60_000;
+  /** How long the end of an upload may wait for its job (the first read of the whole file), milliseconds. */
+  static final long SUBMIT_TIMEOUT_MS = 600_000;
   /** Rows read from the store per page of results. */
   static final int PAGE_ROWS = 1000;
 
@@ -130,19 +129,20 @@ public final class BatchRoutes {
       return;
     }
     req.pause();
-    vertx.executeBlocking(() -> Files.createTempFile("georesolver-batch-", ".upload"), false)
-        .compose(path -> vertx.fileSystem().open(path.toString(), new OpenOptions().setWrite(true).setTruncateExisting(true))
-            .compose(file -> receive(req, file, path)))
-        .compose(upload -> bus.<JsonObject>request(Addresses.BATCH_SUBMIT, new JsonObject()
-                .put("path", upload.path().toString()).put("tenant", tenant.id()).put("idem_key", key)
-                .put("sha256", upload.sha256()).put("intent", intent), new DeliveryOptions().setSendTimeout(600_000))
-            .map(Message::body))
+    bus.<JsonObject>request(Addresses.BATCH_UPLOAD_OPEN, new JsonObject().put("tenant", tenant.id()).put("idem_key", key)
+            .put("intent", intent), new DeliveryOptions().setSendTimeout(SEND_TIMEOUT_MS))
+        .map(Message::body)
+        .compose(open -> new Sending(req, open.getString("upload"), open.getInteger("chunk_bytes", 65_536)).run())
         .onSuccess(reply -> answerSubmitted(ctx.response(), reply))
         .onFailure(t -> {
           if (t instanceof TooLarge) {
             ctx.response().putHeader("Connection", "close");
             Problems.batchTooLarge(ctx.response(), cfg.maxUploadBytes());
           } else {
+            if (!req.isEnded()) {
+              // The body was not read to its end: the connection cannot carry another request.
+              ctx.response().putHeader("Connection", "close");
+            }
             Problems.batchRefused(ctx.response(), t);
           }
         });
@@ -157,9 +157,6 @@ public final class BatchRoutes {
     json(resp, JobView.of(job, clock.millis()));
   }
 
-  /** An upload on disk. */
-  private record Upload(Path path, String sha256) {}
-
   /** Over {@code batch.max_upload_mb}. No stack trace: an expected outcome. */
   private static final class TooLarge extends RuntimeException {
     TooLarge() {
@@ -167,57 +164,100 @@ public final class BatchRoutes {
     }
   }
 
-  /** Streams the body into {@code file} with backpressure, hashing it on the way; bounded by {@code max_upload_mb}. */
-  private Future<Upload> receive(HttpServerRequest req, AsyncFile file, Path path) {
-    MessageDigest sha;
-    try {
-      sha = MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      return Future.failedFuture(e);
-    }
-    io.vertx.core.Promise<Upload> done = io.vertx.core.Promise.promise();
-    long[] bytes = {0};
-    boolean[] over = {false};
-    req.handler(buf -> {
-      if (over[0]) {
-        return;
-      }
-      bytes[0] += buf.length();
-      if (bytes[0] > cfg.maxUploadBytes()) {
-        over[0] = true;
-        file.close().onComplete(x -> deleteLater(path));
-        done.tryFail(new TooLarge());
-        return;
-      }
-      sha.update(buf.getBytes());
-      file.write(buf);
-      if (file.writeQueueFull()) {
-        req.pause();
-        file.drainHandler(v -> req.resume());
-      }
-    });
-    req.exceptionHandler(t -> {
-      file.close().onComplete(x -> deleteLater(path));
-      done.tryFail(t);
-    });
-    req.endHandler(v -> {
-      if (!over[0]) {
-        file.close().onComplete(ar -> {
-          if (ar.succeeded()) {
-            done.tryComplete(new Upload(path, HexFormat.of().formatHex(sha.digest())));
-          } else {
-            deleteLater(path);
-            done.tryFail(ar.cause());
-          }
-        });
-      }
-    });
-    req.resume();
-    return done.future();
-  }
+  /**
+   * Streams one request's body to the upload's address: chunks of at most {@code chunkBytes}, one
+   * in flight at a time; the request is paused while a chunk's worth waits for the one in flight,
+   * so at most two chunks are held here. Bounded by {@code max_upload_mb}; a failed chunk, a broken
+   * request or an oversize body aborts the upload (the receiver deletes what it had).
+   */
+  private final class Sending {
+    final HttpServerRequest req;
+    final String address;
+    final int chunkBytes;
+    final io.vertx.core.Promise<JsonObject> done = io.vertx.core.Promise.promise();
+    Buffer pending = Buffer.buffer();
+    long bytes;
+    boolean inFlight;
+    boolean ended;
+    boolean over;
 
-  private void deleteLater(Path path) {
-    vertx.fileSystem().delete(path.toString()).onFailure(t -> { });
+    Sending(HttpServerRequest req, String address, int chunkBytes) {
+      this.req = req;
+      this.address = address;
+      this.chunkBytes = Math.max(1024, chunkBytes);
+    }
+
+    Future<JsonObject> run() {
+      req.handler(buf -> {
+        if (over) {
+          return;
+        }
+        bytes += buf.length();
+        if (bytes > cfg.maxUploadBytes()) {
+          fail(new TooLarge());
+          return;
+        }
+        pending.appendBuffer(buf);
+        pump();
+      });
+      req.exceptionHandler(this::fail);
+      req.endHandler(v -> {
+        ended = true;
+        pump();
+      });
+      req.resume();
+      return done.future();
+    }
+
+    private void pump() {
+      if (over) {
+        return;
+      }
+      if (pending.length() >= chunkBytes) {
+        req.pause();
+      }
+      if (inFlight) {
+        return;
+      }
+      if (pending.length() >= chunkBytes || (ended && pending.length() > 0)) {
+        int n = Math.min(chunkBytes, pending.length());
+        Buffer chunk = pending.getBuffer(0, n);
+        pending = pending.getBuffer(n, pending.length());
+        inFlight = true;
+        bus.<JsonObject>request(address, chunk, op(Addresses.UPLOAD_CHUNK)).onComplete(ar -> {
+          inFlight = false;
+          if (ar.failed()) {
+            over = true;
+            done.tryFail(ar.cause());
+            return;
+          }
+          if (!ended && pending.length() < chunkBytes) {
+            req.resume();
+          }
+          pump();
+        });
+        return;
+      }
+      if (ended) {
+        over = true;
+        bus.<JsonObject>request(address, Buffer.buffer(), op(Addresses.UPLOAD_END).setSendTimeout(SUBMIT_TIMEOUT_MS))
+            .map(Message::body).onComplete(done);
+      }
+    }
+
+    private void fail(Throwable t) {
+      if (over) {
+        return;
+      }
+      over = true;
+      req.pause();
+      bus.request(address, Buffer.buffer(), op(Addresses.UPLOAD_ABORT));
+      done.tryFail(t);
+    }
+
+    private DeliveryOptions op(String op) {
+      return new DeliveryOptions().setSendTimeout(SEND_TIMEOUT_MS).addHeader(Addresses.UPLOAD_OP_HEADER, op);
+    }
   }
 
   // ---- GET, DELETE ----------------------------------------------------------------------------

@@ -1,9 +1,5 @@
 package dev.georesolver.jobs;
 
-import dev.georesolver.batch.BatchInputException;
-import dev.georesolver.batch.BatchLimits;
-import dev.georesolver.batch.BatchReader;
-import dev.georesolver.batch.BatchReaders;
 import dev.georesolver.batch.BatchRow;
 import dev.georesolver.batch.RowResult;
 import dev.georesolver.bus.Addresses;
@@ -11,11 +7,10 @@ import dev.georesolver.bus.BatchJob;
 import dev.georesolver.bus.FailureCode;
 import dev.georesolver.config.BatchConfig;
 import dev.georesolver.config.Manifest;
-import dev.georesolver.web.Problems;
-import dev.georesolver.normalize.IdempotencyKey;
 import dev.georesolver.geo.Direction;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.ReplyException;
@@ -25,10 +20,6 @@ import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -39,7 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * Runs batch jobs: one responsibility, scheduling the rows of jobs through the chain as batch
@@ -48,10 +39,9 @@ import java.util.concurrent.TimeUnit;
  * {@code batch} and the job's tenant in {@link Addresses#TENANT_HEADER}, so rows are deduplicated,
  * audited, reconciled, bounded by breakers and kept in their tenant's region like any request.
  *
- * <p><b>Submitting</b> ({@link Addresses#BATCH_SUBMIT}): the uploaded file is read through once on a
- * worker (a file that is no batch, or over {@code batch.max_rows}, is refused before any job
- * exists), the job is created — or the tenant's job with the same idem key is answered — and the
- * rows are stored in chunks from a second read on a worker, never held whole.
+ * <p><b>Submitting</b> ({@link Addresses#BATCH_UPLOAD_OPEN}): uploads arrive as content over the
+ * bus, chunk by chunk with backpressure, and become jobs ({@link Intake}); no message names a file,
+ * so the ingress and this verticle may run on different nodes.
  *
  * <p><b>Working</b>: the verticle leases slices of rows from open jobs (free slices, and slices whose
  * holder stopped renewing: a killed instance's rows are taken over), sends at most
@@ -65,8 +55,6 @@ public final class BatchVerticle extends VerticleBase {
 
   private static final Logger log = LoggerFactory.getLogger(BatchVerticle.class);
 
-  /** Rows per append message while loading a file. */
-  static final int CHUNK_ROWS = 500;
   /** How often rows are sent and results written, milliseconds. */
   static final long TICK_MS = 50;
   /** How long to wait before asking for work again when none was found, milliseconds. */
@@ -79,6 +67,8 @@ public final class BatchVerticle extends VerticleBase {
   private final Manifest manifest;
   private final BatchConfig cfg;
   private final Clock clock;
+  private final Function<Vertx, Spool> spool;
+  private Intake intake;
   private final String owner = "batch-" + UUID.randomUUID();
   private final Map<String, Slice> slices = new LinkedHashMap<>();
   private final Map<String, Window> windows = new HashMap<>();
@@ -116,148 +106,28 @@ public final class BatchVerticle extends VerticleBase {
   }
 
   public BatchVerticle(Manifest manifest, Clock clock) {
+    this(manifest, clock, Spool::files);
+  }
+
+  /** With the uploads' content kept by {@code spool} (a test injects write failures there). */
+  public BatchVerticle(Manifest manifest, Clock clock, Function<Vertx, Spool> spool) {
     this.manifest = manifest;
     this.cfg = manifest.batch();
     this.clock = clock;
+    this.spool = spool;
   }
 
   @Override
   public Future<?> start() {
+    intake = new Intake(vertx, manifest, clock, spool.apply(vertx), () -> idleUntilMs = 0);
     vertx.setPeriodic(TICK_MS, id -> tick());
     vertx.setPeriodic(Math.max(100, cfg.leaseMs() / 3), id -> renewAll());
-    return vertx.eventBus().<JsonObject>consumer(Addresses.BATCH_SUBMIT, this::onSubmit).completion();
+    return intake.start();
   }
 
-  // ---- submitting -----------------------------------------------------------------------------
-
-  /** What the first read of a file found. */
-  private record Scan(long rows, List<String> columns, String format, char delimiter, boolean bom) {}
-
-  private void onSubmit(Message<JsonObject> m) {
-    JsonObject b = m.body();
-    Path path = Path.of(b.getString("path"));
-    String tenant = b.getString("tenant");
-    String header = b.getString("idem_key");
-    String idemKey = header != null ? "key:" + IdempotencyKey.sha256Hex(header) : "sha256:" + b.getString("sha256");
-    String intent = b.getString("intent") != null ? b.getString("intent") : manifest.defaultIntent();
-    if (manifest.intent(intent).isEmpty()) {
-      delete(path);
-      m.fail(FailureCode.BAD_REQUEST.code(), Problems.problem("invalid-request", "Invalid request", 400,
-          "intent must be one of " + String.join(", ", new java.util.TreeSet<>(manifest.intentNames()))).encode());
-      return;
-    }
-    find(tenant, idemKey).compose(existing -> {
-      if (existing != null) {
-        return Future.succeededFuture(new JsonObject().put("created", false).put("job", existing.toJson()));
-      }
-      return vertx.executeBlocking(() -> scan(path), false).compose(scan -> create(tenant, idemKey, intent, b, scan)
-          .compose(created -> {
-            if (created.getBoolean("created")) {
-              BatchJob job = BatchJob.fromJson(created.getJsonObject("job"));
-              // The job exists: its rows are stored from here on while the client already has its id.
-              vertx.executeBlocking(() -> load(path, job), false).onComplete(ar -> {
-                delete(path);
-                if (ar.failed()) {
-                  log.error("batch {}: loading its rows failed, the job is cancelled: {}", job.id(), ar.cause().getMessage());
-                  request(Addresses.STATE_BATCHES_CANCEL, new JsonObject().put("job", job.id()));
-                } else {
-                  idleUntilMs = 0;
-                }
-              });
-              return Future.succeededFuture(created);
-            }
-            return Future.succeededFuture(created);
-          }));
-    }).onComplete(ar -> {
-      if (ar.succeeded()) {
-        if (!ar.result().getBoolean("created")) {
-          delete(path);
-        }
-        m.reply(ar.result());
-        return;
-      }
-      delete(path);
-      Throwable t = ar.cause();
-      if (t instanceof BatchInputException e) {
-        boolean size = e.kind() == BatchInputException.Kind.TOO_MANY_ROWS || e.kind() == BatchInputException.Kind.TOO_LARGE;
-        m.fail(FailureCode.BAD_REQUEST.code(), Problems.problem(size ? "batch_too_large" : "not_a_batch",
-            size ? "Batch file too large" : "Not a batch file", size ? 413 : 400, e.getMessage()).encode());
-      } else {
-        m.fail(FailureCode.STORE_UNAVAILABLE.code(), String.valueOf(t.getMessage()));
-      }
-    });
-  }
-
-  private Future<BatchJob> find(String tenant, String idemKey) {
-    return request(Addresses.STATE_BATCHES_FIND, new JsonObject().put("tenant", tenant).put("idem_key", idemKey))
-        .map(j -> j == null ? null : BatchJob.fromJson(j));
-  }
-
-  private Future<JsonObject> create(String tenant, String idemKey, String intent, JsonObject b, Scan scan) {
-    JsonObject spec = new JsonObject().put("intent", intent).put("format", scan.format())
-        .put("columns", new JsonArray(new ArrayList<>(scan.columns()))).put("delimiter", String.valueOf(scan.delimiter()))
-        .put("bom", scan.bom()).put("sha256", b.getString("sha256")).put("slice_rows", cfg.sliceRows())
-        .put("name", b.getString("name"));
-    BatchJob job = new BatchJob(id(), tenant, idemKey, BatchJob.LOADING, spec, scan.rows(), 0, 0, 0, 0, 0, clock.millis(),
-        null, null);
-    return request(Addresses.STATE_BATCHES_CREATE, job.toJson());
-  }
-
-  private static String id() {
-    return "b_" + UUID.randomUUID().toString().replace("-", "").substring(0, 20);
-  }
-
-  private BatchLimits limits() {
-    return BatchLimits.defaults().withMaxRows(cfg.maxRows());
-  }
-
-  /** The first read, on a worker: every row checked, nothing kept but the counts and columns. */
-  private Scan scan(Path path) throws IOException, BatchInputException {
-    try (InputStream in = Files.newInputStream(path); BatchReader r = BatchReaders.open(in, limits())) {
-      while (r.next() != null) {
-        // Only reading through: the reader checks every row and the bounds.
-      }
-      return new Scan(r.rowsRead(), r.columns(), r.format().name().toLowerCase(java.util.Locale.ROOT), r.delimiter(),
-          r.byteOrderMark());
-    }
-  }
-
-  /** The second read, on a worker: rows stored in chunks, each written before the next is read. */
-  private Void load(Path path, BatchJob job) throws Exception {
-    try (InputStream in = Files.newInputStream(path); BatchReader r = BatchReaders.open(in, limits())) {
-      JsonArray chunk = new JsonArray();
-      BatchRow row;
-      while ((row = r.next()) != null) {
-        JsonObject item = new JsonObject().put("i", row.index()).put("row", StoredRows.of(row));
-        if (!row.valid()) {
-          item.put("result", RowResult.invalid(row.problem()).toJson());
-        }
-        chunk.add(item);
-        if (chunk.size() >= CHUNK_ROWS) {
-          await(request(Addresses.STATE_BATCHES_APPEND, new JsonObject().put("job", job.id()).put("rows", chunk)));
-          chunk = new JsonArray();
-        }
-      }
-      if (!chunk.isEmpty()) {
-        await(request(Addresses.STATE_BATCHES_APPEND, new JsonObject().put("job", job.id()).put("rows", chunk)));
-      }
-      await(request(Addresses.STATE_BATCHES_SEAL, new JsonObject().put("job", job.id()).put("total", r.rowsRead())
-          .put("columns", new JsonArray(new ArrayList<>(r.columns())))));
-      log.info("batch {}: {} rows stored for tenant {}", job.id(), r.rowsRead(), job.tenant());
-      return null;
-    }
-  }
-
-  private static <T> T await(Future<T> f) throws Exception {
-    return f.toCompletionStage().toCompletableFuture().get(120, TimeUnit.SECONDS);
-  }
-
-  private static void delete(Path p) {
-    try {
-      Files.deleteIfExists(p);
-    } catch (IOException e) {
-      log.warn("cannot delete upload {}: {}", p, e.getMessage());
-    }
+  @Override
+  public Future<?> stop() {
+    return intake == null ? Future.succeededFuture() : intake.stop();
   }
 
   // ---- working --------------------------------------------------------------------------------

@@ -276,9 +276,21 @@ public final class Problems {
   /**
    * Sends a batch submission's refusal, before any job exists: the problem the batch verticle gave
    * (its {@code status} 400 for a file that is no batch or names no accepted column set, 413 for
-   * one over {@code batch.max_rows} or a record too long), or a 503 when the store could not take it.
+   * one over {@code batch.max_rows} or a record too long), a refusal for now ({@code REFUSED}: its
+   * {@code status} 429, 503 or 507 with {@code Retry-After} from its {@code retry_after_s}), or a
+   * 503 when the store could not take it.
    */
   public static void batchRefused(HttpServerResponse resp, Throwable t) {
+    if (t instanceof ReplyException re && re.failureType() == ReplyFailure.RECIPIENT_FAILURE
+        && re.failureCode() == FailureCode.REFUSED.code()) {
+      JsonObject p = parseProblem(re.getMessage());
+      int status = p.getInteger("status", 503);
+      long retry = p.getLong("retry_after_s", 5L);
+      p.remove("retry_after_s");
+      resp.putHeader("Retry-After", Long.toString(Math.max(1, retry)));
+      send(resp, status == 429 || status == 507 ? status : 503, p, null);
+      return;
+    }
     if (t instanceof ReplyException re && re.failureType() == ReplyFailure.RECIPIENT_FAILURE
         && re.failureCode() == FailureCode.BAD_REQUEST.code()) {
       JsonObject p = parseProblem(re.getMessage());
