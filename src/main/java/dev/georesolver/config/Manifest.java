@@ -84,6 +84,10 @@ public final class Manifest {
   public static final Field<BatchConfig> BATCH = SECTION.section("batch", BatchConfig.SECTION)
       .byDefault(BatchConfig.SECTION.defaults()).readAtStart("the batch worker runs from it");
 
+  /** Shadow sampling and drift; off by default, each field defaults on its own ({@link ShadowConfig}). */
+  public static final Field<ShadowConfig> SHADOW = SECTION.section("shadow", ShadowConfig.SECTION)
+      .byDefault(ShadowConfig.SECTION.defaults());
+
   static {
     SECTION.rule((v, at) -> {
       String name = v.get(DEFAULT_INTENT);
@@ -100,6 +104,7 @@ public final class Manifest {
     });
     SECTION.rule(Manifest::checkIntentLadders);
     SECTION.rule(Manifest::checkTenantIntents);
+    SECTION.rule(Manifest::checkShadow);
   }
 
   /** The intents a manifest without {@code intents:} starts from. */
@@ -249,6 +254,11 @@ public final class Manifest {
     return root.get(AUDIT);
   }
 
+  /** See {@link #SHADOW}. */
+  public ShadowConfig shadow() {
+    return root.get(SHADOW);
+  }
+
   /** Tiers left out of the ladder at start, with why (credential unset, unreadable or empty); unmodifiable. */
   public Map<String, String> disabledTiers() {
     return disabledTiers;
@@ -315,6 +325,41 @@ public final class Manifest {
                 + "' (defined: " + String.join(", ", intents.keySet()) + ")");
           }
         }
+      }
+    }
+  }
+
+  /** Shadow pairs name tiers of the ladder; opted-out tenants are configured ones (or {@code public} without tenants). */
+  private static void checkShadow(Settings v, Section.Scope at) {
+    ShadowConfig shadow = v.get(SHADOW);
+    RoutingConfig routing = v.get(ROUTING);
+    if (shadow == null) {
+      return;
+    }
+    List<TierConfig> tiers = routing == null ? null : routing.tiers();
+    if (shadow.pairs() != null && tiers != null) {
+      Set<String> names = new java.util.HashSet<>();
+      tiers.forEach(t -> names.add(t.name()));
+      List<ShadowConfig.Pair> pairs = shadow.pairs();
+      for (int i = 0; i < pairs.size(); i++) {
+        String at0 = SHADOW.key() + "." + ShadowConfig.PAIRS.key() + "[" + i + "]";
+        for (String name : new String[] {pairs.get(i).served(), pairs.get(i).shadow()}) {
+          if (name != null && !names.contains(name)) {
+            at.problem(at0, "names '" + name + "', which is not a tier of routing.tiers");
+          }
+        }
+      }
+    }
+    List<TenantConfig> tenants = v.get(TENANTS);
+    Set<String> ids = new java.util.HashSet<>();
+    if (tenants == null) {
+      ids.add("public");
+    } else {
+      tenants.forEach(t -> ids.add(t.id()));
+    }
+    for (String id : shadow.optOutTenants()) {
+      if (!ids.contains(id)) {
+        at.problem(SHADOW.key() + "." + ShadowConfig.OPT_OUT_TENANTS.key(), "names '" + id + "', which is not a configured tenant");
       }
     }
   }
