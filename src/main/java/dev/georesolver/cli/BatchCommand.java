@@ -76,7 +76,8 @@ final class BatchCommand implements Callable<Integer> {
 
   @Option(names = "--retries", paramLabel = "N", defaultValue = "5",
       description = "times a row whose answer may come later is asked again, with backoff: no answer in time (then the row "
-          + "is failed); with --server the server's job retries its rows itself (default ${DEFAULT-VALUE})")
+          + "is failed), or refused for lack of time (budget_exhausted; then the refusal is kept); with --server the "
+          + "server's job retries its rows itself (default ${DEFAULT-VALUE})")
   int retries;
 
   @Option(names = "--progress", paramLabel = "auto|bar|lines|none", defaultValue = "auto",
@@ -123,7 +124,7 @@ final class BatchCommand implements Callable<Integer> {
     OutputFormat f = outputFormat();
     checkPaths();
     BatchRun.Plan plan = new BatchRun.Plan(input, output, f, concurrency, resume, request,
-        BatchLimits.defaults().withMaxRows(maxRows));
+        BatchLimits.defaults().withMaxRows(maxRows), retries);
     BatchRun.precheck(plan);
     progress = newProgress();
     progress.note("reading " + input + " …");

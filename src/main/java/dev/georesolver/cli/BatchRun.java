@@ -33,7 +33,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -63,9 +62,11 @@ final class BatchRun {
    * @param resume whether to continue an interrupted run
    * @param request the options added to every request
    * @param limits the input's bounds
+   * @param retries times a row refused for lack of time ({@code budget_exhausted}) is sent again
+   *     before its refusal is kept ({@code --retries})
    */
   record Plan(Path input, Path output, OutputFormat format, int concurrency, boolean resume, RequestOptions request,
-      BatchLimits limits) {}
+      BatchLimits limits, int retries) {}
 
   /**
    * What the input holds, from reading it through once before anything is sent.
@@ -135,6 +136,20 @@ final class BatchRun {
 
   /** How often a row is sent again after a tier pushed back before its refusal is kept. */
   static final int MAX_PUSHBACKS = 60;
+  /** Times each row in flight was refused for lack of time. */
+  private final Map<Long, Integer> shortOfTime = new HashMap<>();
+  /** First wait before a row refused for lack of time is sent again, ms; doubled each time, at most {@link #SHORT_OF_TIME_MAX_MS}. */
+  static final long SHORT_OF_TIME_BASE_MS = 200;
+  static final long SHORT_OF_TIME_MAX_MS = 5000;
+
+  /**
+   * Whether {@code result} is a refusal for lack of time ({@code budget_exhausted}: a rung cut off
+   * by the deadline or skipped for want of time) — what a busy machine causes, not what the
+   * address has. Such a row is sent again, as a pushed-back one is, up to {@link Plan#retries} times.
+   */
+  static boolean refusedForTime(JsonObject result) {
+    return result != null && "refused".equals(result.getString("status")) && "budget_exhausted".equals(result.getString("reason"));
+  }
 
   BatchRun(Plan plan, Scan scan) {
     this.plan = plan;
@@ -323,9 +338,19 @@ final class BatchRun {
             .execute(() -> send(to, row));
         return;
       }
+    } else if (c.failure() == null && refusedForTime(c.result()) && !stopping) {
+      // The budget ran out (a busy machine, a slow first call): tried again after a pause, a bounded number of times.
+      int n = shortOfTime.merge(c.index(), 1, Integer::sum);
+      if (n <= plan.retries()) {
+        Resolver to = sending;
+        CompletableFuture.delayedExecutor(Math.min(SHORT_OF_TIME_MAX_MS, SHORT_OF_TIME_BASE_MS << Math.min(n - 1, 5)),
+            TimeUnit.MILLISECONDS).execute(() -> send(to, row));
+        return;
+      }
     }
     inFlight.remove(c.index());
     pushedBack.remove(c.index());
+    shortOfTime.remove(c.index());
     RowResult r;
     if (c.failure() == null) {
       r = RowResult.fromResult(c.result());

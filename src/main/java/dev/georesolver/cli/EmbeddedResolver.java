@@ -72,7 +72,38 @@ final class EmbeddedResolver implements Resolver {
       vertx.close().await();
       throw new CliException(Exit.UNAVAILABLE, "the in-process resolver did not start: " + e.getMessage());
     }
+    awaitReady(vertx);
     return new EmbeddedResolver(vertx, manifest, manifestPath, retries);
+  }
+
+  /** How long to wait at most for the chain to say it is ready before the first request, ms. */
+  static final long READY_WAIT_MS = 10_000;
+
+  /**
+   * Waits until the chain answers its health check with {@code ready} (a tier that can be called),
+   * at most {@link #READY_WAIT_MS}: the first rows must not spend their budget on a resolver still
+   * starting. Not ready by then (every breaker forced open, say), it goes on: the rows are then
+   * answered as they would be. Blocks: the command's own thread.
+   */
+  private static void awaitReady(Vertx vertx) {
+    long until = System.nanoTime() + READY_WAIT_MS * 1_000_000L;
+    while (System.nanoTime() < until) {
+      try {
+        JsonObject h = vertx.eventBus().<JsonObject>request(Addresses.HEALTH, "", new DeliveryOptions().setSendTimeout(2000))
+            .map(Message::body).await();
+        if (h.getBoolean("ready", false)) {
+          return;
+        }
+      } catch (Exception e) {
+        // Not answering yet (await rethrows the failure as it is): ask again.
+      }
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
   }
 
   /** The manifest it runs on. */

@@ -4,6 +4,7 @@ import org.locationtech.proj4j.CRSFactory;
 import org.locationtech.proj4j.CoordinateTransformFactory;
 import org.locationtech.proj4j.io.Proj4FileReader;
 
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -25,13 +26,22 @@ import java.util.regex.Pattern;
  * </ol>
  *
  * <p>The EPSG database is a 900 KB text file that proj4j scans from the top for every code it is
- * asked: tens of milliseconds warm, hundreds cold. So only {@link #lookUp} reads it — blocking
- * work for a worker thread — and what it said, found or not, is remembered for the life of the
- * process (the file is part of the build and never changes; at most one entry per EPSG code, so
- * a provider naming random codes cannot grow it without bound). {@link #known} answers from memory
- * and never blocks; {@link #warm} looks up {@link #COMMON} at start.
+ * asked: tens of milliseconds warm, hundreds cold (a code it lacks is a scan of the whole file).
+ * So only {@link #lookUp} reads it — blocking work for a worker thread — and what it said is
+ * remembered, so that no later answer in that CRS pays for the scan again:
  *
- * <p>Thread-safe: the pinned and bundled tables are immutable, the EPSG answers a concurrent map.
+ * <ul>
+ *   <li>a definition found, for the life of the process (the file is part of the build; at most
+ *       one entry per EPSG code);
+ *   <li>a code not found, for {@link #UNKNOWN_TTL_MS} from the read, at most
+ *       {@link #MAX_UNKNOWN} codes (the least recently asked is forgotten first). Bounded because a
+ *       provider may name any code; expiring because proj4j answers "not found" for a read that
+ *       failed too (it swallows the I/O error), which must not stick for the life of the process.
+ * </ul>
+ * {@link #known} answers from memory and never blocks; {@link #warm} looks up {@link #COMMON} at start.
+ *
+ * <p>Thread-safe: the pinned and bundled tables are immutable, the found definitions a concurrent
+ * map, the codes not found a synchronized bounded map.
  */
 public final class CrsCatalog {
 
@@ -47,6 +57,13 @@ public final class CrsCatalog {
   private static final Map<String, Entry> BUNDLED = loadBundled();
   /** What proj4j-epsg's file said about each code asked so far; shared by every catalog reading it. */
   private static final Map<String, Entry> EPSG_FILE = new ConcurrentHashMap<>();
+
+  /** How long a code the EPSG database lacks is remembered as unknown, milliseconds from its read (one hour). */
+  public static final long UNKNOWN_TTL_MS = 3_600_000L;
+  /** How many codes the EPSG database lacks are remembered at most. */
+  public static final int MAX_UNKNOWN = 1024;
+  /** The codes proj4j-epsg's file did not have, shared by every catalog reading it. */
+  private static final Unknown EPSG_UNKNOWN = new Unknown(MAX_UNKNOWN, UNKNOWN_TTL_MS, Clock.systemUTC());
 
   /**
    * What the catalog knows of one CRS: a definition to apply, or why there is none.
@@ -65,11 +82,13 @@ public final class CrsCatalog {
   private final Map<String, Entry> pinned;
   private final Function<String, String[]> epsgReader;
   private final Map<String, Entry> epsg;
+  private final Unknown unknown;
 
-  private CrsCatalog(Map<String, Entry> pinned, Function<String, String[]> epsgReader, Map<String, Entry> epsg) {
+  private CrsCatalog(Map<String, Entry> pinned, Function<String, String[]> epsgReader, Map<String, Entry> epsg, Unknown unknown) {
     this.pinned = pinned;
     this.epsgReader = epsgReader;
     this.epsg = epsg;
+    this.unknown = unknown;
   }
 
   /**
@@ -81,7 +100,7 @@ public final class CrsCatalog {
    *     unreadable by proj4j or names a grid file; {@link #problems} lists every such problem
    */
   public static CrsCatalog of(Map<String, String> pinnedDefinitions) {
-    return new CrsCatalog(pinnedEntries(pinnedDefinitions), CrsCatalog::readEpsgFile, EPSG_FILE);
+    return new CrsCatalog(pinnedEntries(pinnedDefinitions), CrsCatalog::readEpsgFile, EPSG_FILE, EPSG_UNKNOWN);
   }
 
   /**
@@ -90,7 +109,17 @@ public final class CrsCatalog {
    * that watch when and where the database is read.
    */
   public static CrsCatalog of(Map<String, String> pinnedDefinitions, Function<String, String[]> epsgReader) {
-    return new CrsCatalog(pinnedEntries(pinnedDefinitions), epsgReader, new ConcurrentHashMap<>());
+    return of(pinnedDefinitions, epsgReader, Clock.systemUTC(), MAX_UNKNOWN);
+  }
+
+  /**
+   * As {@link #of(Map, Function)}, the codes not found expiring by {@code clock} and at most
+   * {@code maxUnknown} of them remembered: for tests of that memory.
+   */
+  public static CrsCatalog of(Map<String, String> pinnedDefinitions, Function<String, String[]> epsgReader, Clock clock,
+      int maxUnknown) {
+    return new CrsCatalog(pinnedEntries(pinnedDefinitions), epsgReader, new ConcurrentHashMap<>(),
+        new Unknown(maxUnknown, UNKNOWN_TTL_MS, clock));
   }
 
   /**
@@ -107,7 +136,10 @@ public final class CrsCatalog {
       // Not remembered: Esri wkids are unbounded, and this answer costs no I/O.
       return new Entry(null, "unknown CRS " + key + ": no reviewed definition; pin one in crs_definitions");
     }
-    return e != null ? e : epsg.get(key);
+    if (e == null) {
+      e = epsg.get(key);
+    }
+    return e != null ? e : unknown.recall(key);
   }
 
   /** Whether the manifest pins a definition of {@code id}. */
@@ -121,7 +153,61 @@ public final class CrsCatalog {
    */
   public Entry lookUp(CrsId id) {
     Entry e = known(id);
-    return e != null ? e : epsg.computeIfAbsent(id.canonical(), this::read);
+    if (e != null) {
+      return e;
+    }
+    String key = id.canonical();
+    Entry read = read(key);
+    if (!read.found()) {
+      unknown.remember(key, read);
+      return read;
+    }
+    Entry earlier = epsg.putIfAbsent(key, read);
+    return earlier != null ? earlier : read;
+  }
+
+  /**
+   * The codes the EPSG database did not have: at most {@code max}, each for {@code ttlMs} from its
+   * read by {@code clock}, the least recently asked forgotten first. Thread-safe (synchronized: a
+   * few map operations, never I/O).
+   */
+  private static final class Unknown {
+    private record Remembered(Entry entry, long untilMs) {}
+
+    private final int max;
+    private final long ttlMs;
+    private final Clock clock;
+    private final LinkedHashMap<String, Remembered> codes;
+
+    Unknown(int max, long ttlMs, Clock clock) {
+      if (max < 1) {
+        throw new IllegalArgumentException("max must be at least 1: " + max);
+      }
+      this.max = max;
+      this.ttlMs = ttlMs;
+      this.clock = clock;
+      this.codes = new LinkedHashMap<>(16, 0.75f, true);
+    }
+
+    /** The remembered answer for {@code key}, or null when there is none or it expired. */
+    synchronized Entry recall(String key) {
+      Remembered r = codes.get(key);
+      if (r == null) {
+        return null;
+      }
+      if (clock.millis() >= r.untilMs()) {
+        codes.remove(key);
+        return null;
+      }
+      return r.entry();
+    }
+
+    synchronized void remember(String key, Entry e) {
+      codes.put(key, new Remembered(e, clock.millis() + ttlMs));
+      if (codes.size() > max) {
+        codes.remove(codes.keySet().iterator().next());
+      }
+    }
   }
 
   private Entry read(String canonical) {
