@@ -375,6 +375,9 @@ public final class Addresses {
   /** Cancel: body {@code {"job"}}; reply the job after, or null when there is none. */
   public static final String STATE_BATCHES_CANCEL = "geocode.state.batches.cancel";
 
+  /** Fail a job that has not ended: body {@code {"job", "reason"}}; reply the job after, or null. */
+  public static final String STATE_BATCHES_FAIL = "geocode.state.batches.fail";
+
   /**
    * Lease a slice of the oldest open job: body {@code {"owner", "lease_ms"}}; reply {@code {"job", "slice",
    * "rows": [{"i", "row"}…]}} (the rows without a result) or null when no open job has one.

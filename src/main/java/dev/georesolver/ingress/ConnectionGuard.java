@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * Holds one ingress instance's client connections to their limits: the connection cap (shared by
@@ -37,6 +38,7 @@ final class ConnectionGuard {
   private final ConnectionCount count;
   private final Metrics metrics;
   private final Ticker ticker;
+  private final Predicate<HttpServerRequest> paced;
   private final Map<HttpConnection, Tracked> tracked = new HashMap<>();
   private long sweepTimer = -1;
 
@@ -51,6 +53,13 @@ final class ConnectionGuard {
   }
 
   ConnectionGuard(Vertx vertx, ServerLimits limits, ConnectionCount count, Metrics metrics, Ticker ticker) {
+    this(vertx, limits, count, metrics, ticker, req -> false);
+  }
+
+  /** @param paced requests whose route judges their body's progress itself: no body deadline here */
+  ConnectionGuard(Vertx vertx, ServerLimits limits, ConnectionCount count, Metrics metrics, Ticker ticker,
+      Predicate<HttpServerRequest> paced) {
+    this.paced = paced;
     this.vertx = vertx;
     this.limits = limits;
     this.count = count;
@@ -133,7 +142,7 @@ final class ConnectionGuard {
     }
   }
 
-  private static ConnectionWatch.Phase phase(Tracked t, long now) {
+  private ConnectionWatch.Phase phase(Tracked t, long now) {
     HttpServerRequest req = t.request;
     if (req != null && req.response().ended()) {
       t.watch.answered(now);
@@ -143,6 +152,7 @@ final class ConnectionGuard {
     if (req == null) {
       return ConnectionWatch.Phase.AWAITING_HEADERS;
     }
-    return req.isEnded() ? ConnectionWatch.Phase.ANSWERING : ConnectionWatch.Phase.READING_BODY;
+    // A paced body (a batch upload) is judged by its route's minimum rate, not by one deadline.
+    return req.isEnded() || paced.test(req) ? ConnectionWatch.Phase.ANSWERING : ConnectionWatch.Phase.READING_BODY;
   }
 }

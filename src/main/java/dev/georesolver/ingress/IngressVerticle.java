@@ -142,7 +142,7 @@ public final class IngressVerticle extends VerticleBase {
         EventStreamHandler.DEFAULT_MAX_STREAMS);
     router();
     count = connectionCount();
-    guard = new ConnectionGuard(vertx, limits, count, metrics, Ticker.SYSTEM);
+    guard = new ConnectionGuard(vertx, limits, count, metrics, Ticker.SYSTEM, req -> modules.stream().anyMatch(m -> m.pacesBody(req)));
     server = vertx.createHttpServer(serverOptions())
         .connectionHandler(guard::onConnection)
         .invalidRequestHandler(guard.watching(req -> refuse(req, RejectedRequest.undecodable(req.decoderResult().cause(), limits))))

@@ -18,6 +18,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.eventbus.Message;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonArray;
@@ -84,9 +85,18 @@ public final class BatchRoutes {
   }
 
   /** The routes as a module of the ingress, mounted when the manifest's {@code batch} is enabled. */
-  public static final RouteModule MODULE = (router, m) -> {
-    if (m.manifest().batch().enabled()) {
-      mount(router, m.vertx(), m.auth(), m.manifest().batch(), Clock.systemUTC());
+  public static final RouteModule MODULE = new RouteModule() {
+    @Override
+    public void mount(Router router, Mount m) {
+      if (m.manifest().batch().enabled()) {
+        BatchRoutes.mount(router, m.vertx(), m.auth(), m.manifest().batch(), Clock.systemUTC());
+      }
+    }
+
+    /** An upload is judged by its pace ({@code batch.upload_min_bytes_per_s} over {@code batch.upload_window_ms}). */
+    @Override
+    public boolean pacesBody(HttpServerRequest req) {
+      return req.method() == HttpMethod.POST && "/v1/batches".equals(req.path());
     }
   };
 
@@ -138,6 +148,9 @@ public final class BatchRoutes {
           if (t instanceof TooLarge) {
             ctx.response().putHeader("Connection", "close");
             Problems.batchTooLarge(ctx.response(), cfg.maxUploadBytes());
+          } else if (t instanceof TooSlow slow) {
+            ctx.response().putHeader("Connection", "close");
+            Problems.uploadTooSlow(ctx.response(), slow.getMessage());
           } else {
             if (!req.isEnded()) {
               // The body was not read to its end: the connection cannot carry another request.
@@ -164,6 +177,13 @@ public final class BatchRoutes {
     }
   }
 
+  /** Slower than {@code batch.upload_min_bytes_per_s} over a window. No stack trace: an expected outcome. */
+  private static final class TooSlow extends RuntimeException {
+    TooSlow(String detail) {
+      super(detail, null, false, false);
+    }
+  }
+
   /**
    * Streams one request's body to the upload's address: chunks of at most {@code chunkBytes}, one
    * in flight at a time; the request is paused while a chunk's worth waits for the one in flight,
@@ -176,6 +196,8 @@ public final class BatchRoutes {
     final int chunkBytes;
     final io.vertx.core.Promise<JsonObject> done = io.vertx.core.Promise.promise();
     Buffer pending = Buffer.buffer();
+    final UploadPace pace = new UploadPace(cfg.uploadMinBytesPerS(), cfg.uploadWindowMs(), clock.millis());
+    long paceTimer = -1;
     long bytes;
     boolean inFlight;
     boolean ended;
@@ -197,16 +219,37 @@ public final class BatchRoutes {
           fail(new TooLarge());
           return;
         }
+        pace.received(buf.length());
         pending.appendBuffer(buf);
         pump();
       });
       req.exceptionHandler(this::fail);
       req.endHandler(v -> {
         ended = true;
+        vertx.cancelTimer(paceTimer);
         pump();
       });
+      paceTimer = vertx.setPeriodic(Math.max(50, cfg.uploadWindowMs() / 4), id -> judge());
       req.resume();
-      return done.future();
+      return done.future().onComplete(ar -> vertx.cancelTimer(paceTimer));
+    }
+
+    /** Cuts the upload off when the client sent less than the minimum over a whole window; time we held it back does not count. */
+    private void judge() {
+      long now = clock.millis();
+      if (over || ended) {
+        vertx.cancelTimer(paceTimer);
+        return;
+      }
+      if (inFlight && pending.length() >= chunkBytes) {
+        pace.held(now);
+        return;
+      }
+      if (pace.tooSlow(now)) {
+        fail(new TooSlow("the upload arrived slower than " + cfg.uploadMinBytesPerS() + " bytes/s over "
+            + cfg.uploadWindowMs() + " ms (batch.upload_min_bytes_per_s, batch.upload_window_ms); " + pace.total()
+            + " bytes had arrived"));
+      }
     }
 
     private void pump() {

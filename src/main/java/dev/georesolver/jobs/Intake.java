@@ -329,8 +329,9 @@ final class Intake {
         load(path, job).onComplete(ar -> {
           discard(u);
           if (ar.failed()) {
-            log.error("batch {}: loading its rows failed, the job is cancelled: {}", job.id(), String.valueOf(ar.cause().getMessage()));
-            request(Addresses.STATE_BATCHES_CANCEL, new JsonObject().put("job", job.id()));
+            log.error("batch {}: loading its rows failed, the job is failed: {}", job.id(), String.valueOf(ar.cause().getMessage()));
+            request(Addresses.STATE_BATCHES_FAIL, new JsonObject().put("job", job.id()).put("reason",
+                "its rows could not all be stored; nothing of it will run: submit the file again for a fresh job"));
           } else {
             loaded.run();
           }

@@ -8,7 +8,8 @@ import java.time.Instant;
 /**
  * A job as the API shows it: {@code {"id", "state", "total", "done", "resolved", "refused",
  * "invalid", "failed", "rate_per_s", "eta_s", "created_at", "started_at", "finished_at",
- * "results"}}. A job still being loaded reads as {@code queued}. {@code rate_per_s}: rows done per
+ * "results"}}, and {@code "reason"} for a failed job. A job still being loaded reads as
+ * {@code queued}. {@code rate_per_s}: rows done per
  * second since it started (until it finished); {@code eta_s}: the rows left at that rate, null
  * before there is a rate, 0 once finished.
  */
@@ -31,7 +32,7 @@ public final class JobView {
     } else if (rate != null && rate > 0) {
       eta = (long) Math.ceil((j.total() - j.done()) / rate);
     }
-    return new JsonObject()
+    JsonObject view = new JsonObject()
         .put("id", j.id())
         .put("state", state)
         .put("total", j.total())
@@ -46,6 +47,10 @@ public final class JobView {
         .put("started_at", j.startedAtMs() == null ? null : iso(j.startedAtMs()))
         .put("finished_at", j.finishedAtMs() == null ? null : iso(j.finishedAtMs()))
         .put("results", "/v1/batches/" + j.id() + "/results");
+    if (j.spec().getString("reason") != null) {
+      view.put("reason", j.spec().getString("reason"));
+    }
+    return view;
   }
 
   private static String iso(long ms) {

@@ -96,7 +96,8 @@ final class BatchStore implements StateStore.Batches {
   @Override
   public Future<BatchJob> find(String tenant, String idemKey) {
     return tables.read(x -> x.get(IDEM, idemKey(tenant, idemKey)))
-        .compose(r -> r.exists() ? get(r.text()) : Future.succeededFuture(null));
+        .compose(r -> r.exists() ? get(r.text()) : Future.succeededFuture(null))
+        .map(j -> BatchRules.reusable(j) ? j : null);
   }
 
   @Override
@@ -109,10 +110,10 @@ final class BatchStore implements StateStore.Batches {
       x.put(IDEM, name, job.id().getBytes(StandardCharsets.UTF_8), Map.of());
       return job.id();
     })).compose(id -> get(id).compose(existing -> {
-      if (existing != null) {
+      if (BatchRules.reusable(existing)) {
         return Future.succeededFuture(new JsonObject().put("created", false).put("job", existing.toJson()));
       }
-      // A new name, or one that outlived its job (a crash between the two writes): this job takes it.
+      // A new name, one that outlived its job (a crash between the two writes), or a failed job's: this job takes it.
       BatchJob fresh = new BatchJob(job.id(), job.tenant(), job.idemKey(), BatchJob.LOADING, job.spec(), job.total(), 0, 0, 0, 0, 0,
           job.createdAtMs(), null, null);
       return tables.transact(x -> {
@@ -145,7 +146,7 @@ final class BatchStore implements StateStore.Batches {
           statuses.add(result.getString("status"));
         }
       }
-      writeJob(x, BatchRules.loaded(j, BatchRules.tally(statuses)));
+      writeJob(x, BatchRules.loaded(j, BatchRules.tally(statuses), clock.millis()));
       return (Void) null;
     })));
   }
@@ -211,6 +212,41 @@ final class BatchStore implements StateStore.Batches {
       }
       return c;
     })).compose(this::list);
+  }
+
+  @Override
+  public Future<BatchJob> fail(String id, String reason) {
+    return tables.transact(x -> readJob(x, id).map(j -> {
+      if (j == null) {
+        return null;
+      }
+      BatchJob f = BatchRules.failed(j, reason, clock.millis());
+      if (f != j) {
+        writeJob(x, f);
+      }
+      return f;
+    })).compose(this::list);
+  }
+
+  /** Jobs looked at per step of {@link #failStaleLoading}. */
+  static final int STALE_SCAN = 500;
+
+  @Override
+  public Future<Integer> failStaleLoading(long staleMs, String reason) {
+    return failStaleFrom(0, staleMs, reason, 0);
+  }
+
+  private Future<Integer> failStaleFrom(int offset, long staleMs, String reason, int failed) {
+    long now = clock.millis();
+    return tables.read(x -> x.range(JOBS, "created", Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, offset, STALE_SCAN))
+        .compose(ids -> {
+          Future<Integer> step = Future.succeededFuture(failed);
+          for (Txn.Scored id : ids) {
+            step = step.compose(n -> get(id.key()).compose(j -> j != null && BatchRules.staleLoading(j, tables.shared(), now, staleMs)
+                ? fail(j.id(), reason).map(f -> n + 1) : Future.succeededFuture(n)));
+          }
+          return ids.size() < STALE_SCAN ? step : step.compose(n -> failStaleFrom(offset + STALE_SCAN, staleMs, reason, n));
+        });
   }
 
   @Override

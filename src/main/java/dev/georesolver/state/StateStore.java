@@ -197,6 +197,16 @@ public interface StateStore {
     /** Cancels a job that has not ended; the job as it is after. Null when there is none. */
     Future<BatchJob> cancel(String id);
 
+    /** Fails a job that has not ended, for {@code reason} (shown to its owner); the job after, or null. */
+    Future<BatchJob> fail(String id, String reason);
+
+    /**
+     * Fails every job left loading with no loader ({@code BatchRules.staleLoading}: at start on a
+     * store only this process uses, every loading job; on a shared store, those that stored nothing
+     * for {@code staleMs}), for {@code reason}. How many were failed.
+     */
+    Future<Integer> failStaleLoading(long staleMs, String reason);
+
     /**
      * Leases one slice with rows left to resolve, of the oldest open job, for {@code leaseMs}: free
      * slices and slices whose lease expired. Reply {@code {"job": BatchJob JSON, "slice": n, "rows":

@@ -119,8 +119,31 @@ public final class StateVerticle extends VerticleBase {
     });
   }
 
+  /** Why a job left loading is failed. */
+  static final String STALE_REASON = "loading stopped before every row was stored (the process stopped, or lost its store); "
+      + "nothing of it will run: submit the file again for a fresh job";
+
+  /**
+   * Fails batch jobs left loading with no loader, visibly (state failed, the reason in the job):
+   * at start every one on a store only this process uses; on a shared store, at start and at each
+   * housekeeping, those that stored nothing for ten leases.
+   */
+  private void failStaleLoading() {
+    store.batches().failStaleLoading(manifest.batch().leaseMs() * 10, STALE_REASON).onComplete(ar -> {
+      if (ar.succeeded() && ar.result() > 0) {
+        log.warn("state store: {} batch job(s) were left loading with no loader; failed (their owners see why, and "
+            + "submitting the same file again starts a fresh job)", ar.result());
+      } else if (ar.failed()) {
+        log.warn("state store: looking for batch jobs left loading failed: {}", String.valueOf(ar.cause().getMessage()));
+      }
+    });
+  }
+
   /** Removes done items past their keep and long-corrected answers, a slice at a time. */
   private void housekeeping() {
+    if (store.tables().shared()) {
+      failStaleLoading();
+    }
     store.housekeeping().onComplete(ar -> {
       if (ar.succeeded() && ar.result() >= TablesStore.PRUNE_SLICE) {
         housekeeping();
@@ -190,6 +213,7 @@ public final class StateVerticle extends VerticleBase {
           }
         });
       }
+      failStaleLoading();
       metrics.stateRefused("debts", 0);
       metrics.stateRefused("cache", 0);
       return routes();
@@ -255,6 +279,8 @@ public final class StateVerticle extends VerticleBase {
         }))));
     cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_CANCEL, m -> reply(m, b.cancel(m.body().getString("job"))
         .map(StateVerticle::jobJson))));
+    cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_FAIL, m -> reply(m, b.fail(m.body().getString("job"),
+        String.valueOf(m.body().getString("reason", "failed"))).map(StateVerticle::jobJson))));
     cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_LEASE, m -> reply(m, b.lease(m.body().getString("owner"),
         m.body().getLong("lease_ms", 30_000L)))));
     cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_RENEW, m -> reply(m, b.renew(m.body().getString("owner"),

@@ -306,6 +306,11 @@ public final class Problems {
         "a batch file may take at most " + maxBytes + " bytes (batch.max_upload_mb)"), null);
   }
 
+  /** Sends 408 {@code upload_too_slow}: a batch upload fell below its minimum pace. */
+  public static void uploadTooSlow(HttpServerResponse resp, String detail) {
+    send(resp, 408, problem("upload_too_slow", "Upload too slow", 408, detail), null);
+  }
+
   /** Sends 404 {@code no_such_batch}: no job of that id that the caller may see (another tenant's reads as none). */
   public static void noSuchBatch(HttpServerResponse resp) {
     send(resp, 404, problem("no_such_batch", "No such batch", 404, "no batch job of that id for this tenant"), null);

@@ -3,6 +3,7 @@ package dev.georesolver.web;
 import dev.georesolver.config.Manifest;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.EventBus;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.Router;
 
 /**
@@ -17,6 +18,15 @@ public interface RouteModule {
 
   /** Mounts this module's routes; called once per router, on the ingress instance's context. */
   void mount(Router router, Mount mount);
+
+  /**
+   * Whether this module's route judges {@code req}'s body by its progress itself (a large upload):
+   * the ingress then applies no {@code body_timeout_ms} deadline to it. Default false. Called on
+   * the ingress's event loop; must not block.
+   */
+  default boolean pacesBody(HttpServerRequest req) {
+    return false;
+  }
 
   /**
    * What a module may use when it mounts.

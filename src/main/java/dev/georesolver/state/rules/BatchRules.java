@@ -11,7 +11,10 @@ import java.util.List;
  *   <li><b>States</b>: {@code loading} (rows being stored) → {@code queued} when sealed with rows left
  *       to resolve, or {@code done} when none is left → {@code running} when a worker first takes a
  *       slice → {@code done} once every row has a result; {@code cancelled} from any state that has
- *       not ended.
+ *       not ended; {@code failed}, with a {@code reason} in its spec, when loading stopped (the process
+ *       stopped while storing its rows, or a write failed) — {@link #staleLoading}, {@link #failed}. A
+ *       failed job does not hold its idem key: the same content submitted again is a fresh job
+ *       ({@link #reusable}).
  *   <li><b>Counts</b>: a row's first result counts once, by its status ({@link #tally}); a second
  *       result for a row is ignored (a slice taken over after its lease ended never counts a row
  *       twice).
@@ -58,6 +61,49 @@ public final class BatchRules {
   /** The job after rows with results were stored while loading (invalid rows have theirs at once). */
   public static BatchJob loaded(BatchJob j, Tally t) {
     return counted(j, t, j.state(), j.finishedAtMs());
+  }
+
+  /** Spec key: when the job's loader last stored rows (epoch ms), its heartbeat while loading. */
+  public static final String LOADED_AT = "loaded_at_ms";
+  /** Spec key: why a job failed, for its owner. */
+  public static final String REASON = "reason";
+
+  /** The job after rows were stored at {@code nowMs}: counted, and its loader's heartbeat moved. */
+  public static BatchJob loaded(BatchJob j, Tally t, long nowMs) {
+    BatchJob c = loaded(j, t);
+    return new BatchJob(c.id(), c.tenant(), c.idemKey(), c.state(), c.spec().copy().put(LOADED_AT, nowMs), c.total(), c.done(),
+        c.resolved(), c.refused(), c.invalid(), c.failed(), c.createdAtMs(), c.startedAtMs(), c.finishedAtMs());
+  }
+
+  /**
+   * Whether a job is loading with no loader left at {@code nowMs}: on a store only this process
+   * uses ({@code shared} false), every loading job found at start is (its loader died with the
+   * process before); on a shared store, one whose last stored rows (or creation) are older than
+   * {@code staleMs}.
+   */
+  public static boolean staleLoading(BatchJob j, boolean shared, long nowMs, long staleMs) {
+    if (!BatchJob.LOADING.equals(j.state())) {
+      return false;
+    }
+    if (!shared) {
+      return true;
+    }
+    long last = j.spec().getLong(LOADED_AT, j.createdAtMs());
+    return nowMs - last > staleMs;
+  }
+
+  /** The job failed for {@code reason}, unless it had ended. */
+  public static BatchJob failed(BatchJob j, String reason, long nowMs) {
+    if (j.finished()) {
+      return j;
+    }
+    return new BatchJob(j.id(), j.tenant(), j.idemKey(), BatchJob.FAILED, j.spec().copy().put(REASON, reason), j.total(), j.done(),
+        j.resolved(), j.refused(), j.invalid(), j.failed(), j.createdAtMs(), j.startedAtMs(), nowMs);
+  }
+
+  /** Whether a submission with an existing job's idem key gets that job back; false for a failed one (a fresh job is made). */
+  public static boolean reusable(BatchJob existing) {
+    return existing != null && !BatchJob.FAILED.equals(existing.state());
   }
 
   /** The job sealed with {@code total} rows: queued, or done when every row already has a result. */
