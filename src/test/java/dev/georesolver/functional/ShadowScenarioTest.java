@@ -174,6 +174,31 @@ class ShadowScenarioTest {
         .statusCode()).as("an admin's figures").isEqualTo(403);
   }
 
+  @Test
+  @DisplayName("the figures are in the state store: a restart on the same file shows every sample counted before it")
+  void shouldKeepTheFiguresOverARestart(Vertx vertx) throws Exception {
+    String state = "state: { path: \"" + dev.georesolver.support.TestState.freshFile() + "\" }\n";
+    Stack s = deploy(vertx, "shadow: { sample_rate: 1.0, max_per_s: 1000 }\n", "region: global", state, Map.of());
+    for (int i = 0; i < 7; i++) {
+      s.geocode((i + 1) + " Kept Street, Paris").await();
+    }
+    assertThat(shadowUntil(s, v -> v.getLong("samples") >= 7).getLong("samples")).isEqualTo(7);
+    for (String id : java.util.Set.copyOf(vertx.deploymentIDs())) {
+      if (vertx.deploymentIDs().contains(id)) {
+        vertx.undeploy(id).otherwiseEmpty().await();
+      }
+    }
+
+    String yaml = ManifestBuilder.manifest().budget(6000).maxBudget(10_000)
+        .tier("primary", "generic", primary.url(), "exact", 600, "typical_ms: 20", "region: eu")
+        .tier("second", "generic", second.url(), "exact", 5000, "typical_ms: 20")
+        .extra("shadow: { sample_rate: 1.0, max_per_s: 1000 }\n" + state).yaml();
+    Stack again = Stack.deploy(vertx, yaml, Map.of(), Clock.systemUTC(), Map.of()).await();
+    JsonObject p = pair(shadow(again), "primary", "second");
+    assertThat(p.getLong("samples")).isEqualTo(7);
+    assertThat(p.getJsonObject("distance_m").getDouble("p50")).isCloseTo(120.0, within(1.0));
+  }
+
   private static void ask(Stack s, String key, String q) {
     var r = s.client.get(s.port, "localhost", "/v1/geocode").addQueryParam("q", q).putHeader("Authorization", "Bearer " + key)
         .send().await();
