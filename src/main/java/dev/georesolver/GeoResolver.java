@@ -4,6 +4,8 @@ import dev.georesolver.audit.AuditRoutes;
 import dev.georesolver.corrections.CorrectionRoutes;
 import dev.georesolver.jobs.BatchRoutes;
 import dev.georesolver.web.RouteModule;
+import dev.georesolver.sampling.ShadowRoutes;
+import dev.georesolver.sampling.ShadowVerticle;
 import dev.georesolver.bus.Role;
 import dev.georesolver.cli.Main;
 import dev.georesolver.bus.Addresses;
@@ -60,7 +62,7 @@ import java.util.random.RandomGenerator;
 /**
  * The resolver as one verticle: its {@code start} deploys every part as its child, in dependency
  * order — the state store, dedupe, the cached index when a rung reads it, one verticle per tier,
- * the chain instances, the reconciler and the corrections delivery, the ops verticle (the
+ * the shadow verticle, the chain instances, the reconciler and the corrections delivery, the ops verticle (the
  * operator's live view), the reloader (hot reload of the manifest file), then ingress — so nothing
  * takes traffic before what it talks to is listening. Every verticle that reads the manifest per
  * request shares one {@link LiveManifest}, which a reload swaps.
@@ -271,6 +273,8 @@ public final class GeoResolver extends VerticleBase {
     if (o.runs(Role.CHAIN)) {
       // Debts are queued only where a state store can take them: this node's, or on a cluster a state node's.
       boolean owesDebts = o.runs(Role.STATE) || node.clustered();
+      // Listening before the chains sample anything.
+      deployed = deployed.compose(v -> child(new ShadowVerticle(live, o.clock(), o.ticker(), metrics)));
       deployed = deployed.compose(v -> children(() -> new ChainVerticle(live, o.clock(), o.ticker(), metrics, index, owesDebts)
           .tracing(tracing), o.chainInstances()));
     }
@@ -382,8 +386,9 @@ public final class GeoResolver extends VerticleBase {
     return vertx.deployVerticle(factory, new DeploymentOptions().setInstances(instances)).onSuccess(started::add);
   }
 
-  /** The feature routes every ingress instance mounts: the corrections feed, the audit trail, batch jobs. */
-  public static final List<RouteModule> ROUTE_MODULES = List.of(CorrectionRoutes.MODULE, AuditRoutes.MODULE, BatchRoutes.MODULE);
+  /** The feature routes every ingress instance mounts: the corrections feed, the audit trail, batch jobs, the shadow figures. */
+  public static final List<RouteModule> ROUTE_MODULES = List.of(CorrectionRoutes.MODULE, AuditRoutes.MODULE, BatchRoutes.MODULE,
+      ShadowRoutes.MODULE);
 
   /**
    * The ingress instances, sharing one port. Port 0 with several instances becomes Vert.x's shared

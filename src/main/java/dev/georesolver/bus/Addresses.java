@@ -66,7 +66,7 @@ public final class Addresses {
   public static Reach reach(String address) {
     switch (address) {
       case DEDUPE_CLAIM, DEDUPE_COMPLETE, DEDUPE_STATUS, INDEX_LOOKUP, INDEX_WRITE, INDEX_STATUS, OPS_EVENTS, OPS_STATE,
-          CORRECTIONS_COMMITTED, STATE_CACHE_WRITE, STATE_CACHE_LOAD, MANIFEST_RELOAD, MANIFEST_EVENTS:
+          CORRECTIONS_COMMITTED, STATE_CACHE_WRITE, STATE_CACHE_LOAD, MANIFEST_RELOAD, MANIFEST_EVENTS, SHADOW_OFFER, SHADOW_VIEW:
         return Reach.NODE;
       case RESOLVE, REVERSE, HEALTH:
         return Reach.CHAIN;
@@ -249,6 +249,39 @@ public final class Addresses {
    * "drain_rate_per_s", "store", "draining"}}.
    */
   public static final String RECONCILE_STATUS = "geocode.reconcile.status";
+
+  /**
+   * A sampled answer, send (no reply). Sender: chain, after the reply has left. Body
+   * {@link ShadowOffer}. The shadow verticle queues it (bounded: dropped and counted when full) and
+   * asks the shadow rung, or for an old replay its own rung, with {@link #PRIORITY_BATCH}. Never
+   * leaves the node (it holds the address).
+   */
+  public static final String SHADOW_OFFER = "geocode.shadow.offer";
+
+  /**
+   * The shadow figures, request/reply. Sender: ingress ({@code GET /v1/shadow}). Body: anything.
+   * The node's shadow verticle writes what it counted to the store first, then replies the merged
+   * figures of every node sharing the store: JSON {@code {"pairs": [...], "samples", "window",
+   * "node": {"offered", "dropped", "skipped": {reason: n}, "failed"}}} (the {@code shadow.ShadowView}
+   * shape plus this node's own counts). Fails with {@link FailureCode#STORE_UNAVAILABLE} when the
+   * store cannot be read.
+   */
+  public static final String SHADOW_VIEW = "geocode.shadow.view";
+
+  /**
+   * Adds shadow figures to the stored ones, request/reply. Sender: the shadow verticle, once a
+   * second while it counted something, and on stop. Body JSON {@code {"table": base64}} (a
+   * {@code shadow.ShadowTable}'s durable form); reply JSON {@code {"pairs": n}} once written. Fails
+   * with {@link FailureCode#STORE_UNAVAILABLE} (the sender keeps its figures and adds them next
+   * time) or {@link FailureCode#BAD_REQUEST} for a body that is not such a table.
+   */
+  public static final String STATE_SHADOW_MERGE = "geocode.state.shadow.merge";
+
+  /**
+   * The stored shadow figures, request/reply. Body: anything; reply JSON {@code {"table": base64}}
+   * (empty table when none are stored). Fails with {@link FailureCode#STORE_UNAVAILABLE}.
+   */
+  public static final String STATE_SHADOW_READ = "geocode.state.shadow.read";
 
   // The state verticle's addresses: one group per module of the store (debts, corrections, cache, audit).
   // A new module (batches) adds its own group here and its handlers in StateVerticle.

@@ -20,7 +20,8 @@ public final class Codecs {
       new RecordCodec<>(IndexQuery.class, IndexQuery::toJson, IndexQuery::fromJson),
       new RecordCodec<>(DebtBatch.class, DebtBatch::toJson, DebtBatch::fromJson),
       new RecordCodec<>(CacheWrites.class, CacheWrites::toJson, CacheWrites::fromJson),
-      new RecordCodec<>(AuditBatch.class, AuditBatch::toJson, AuditBatch::fromJson));
+      new RecordCodec<>(AuditBatch.class, AuditBatch::toJson, AuditBatch::fromJson),
+      new RecordCodec<>(ShadowOffer.class, ShadowOffer::toJson, ShadowOffer::fromJson));
 
   private Codecs() {}
 

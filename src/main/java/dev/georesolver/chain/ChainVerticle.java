@@ -25,7 +25,10 @@ import dev.georesolver.bus.TierRequest;
 import dev.georesolver.config.IntentConfig;
 import dev.georesolver.config.Manifest;
 import dev.georesolver.config.MarginsConfig;
+import dev.georesolver.config.ShadowConfig;
 import dev.georesolver.config.TierConfig;
+import dev.georesolver.bus.ShadowOffer;
+import dev.georesolver.shadow.Sampler;
 import dev.georesolver.deadline.Admission;
 import dev.georesolver.deadline.Deadline;
 import dev.georesolver.deadline.Stopwatch;
@@ -65,6 +68,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Collectors;
 
 /**
@@ -144,14 +148,15 @@ public final class ChainVerticle extends VerticleBase {
    * @param acceptedClaims each intent's accepted claims as the dedupe claim carries them
    */
   private record Snapshot(LiveManifest.Revision revision, Manifest manifest, Ladders ladders, Tenants tenants,
-                          RequestValidator validator, Map<String, String> acceptedClaims) {
+                          RequestValidator validator, Map<String, String> acceptedClaims, Sampler sampler) {
 
     static Snapshot of(LiveManifest.Revision r) {
       Manifest m = r.manifest();
       Map<String, String> claims = new HashMap<>();
       m.intents().values().forEach(i -> claims.put(i.name(),
           i.claims().stream().map(Claim::wire).sorted().collect(Collectors.joining(","))));
-      return new Snapshot(r, m, Ladders.of(m), Tenants.of(m), RequestValidator.forManifest(m), claims);
+      return new Snapshot(r, m, Ladders.of(m), Tenants.of(m), RequestValidator.forManifest(m), claims,
+          new Sampler(m.shadow().sampleRate()));
     }
   }
 
@@ -252,6 +257,7 @@ public final class ChainVerticle extends VerticleBase {
         msg.reply(json ? ar.result().toJson() : ar.result());
         // After the reply: building the record costs the answer nothing.
         audit.offer(tenant.id(), ar.result());
+        offerShadow(s, req, tenant, ar.result());
       } else if (ar.cause() instanceof Misconfigured m) {
         metrics.routerError("misconfigured");
         refuse(msg, walk, FailureCode.MISCONFIGURED, m.getMessage());
@@ -261,6 +267,29 @@ public final class ChainVerticle extends VerticleBase {
         refuse(msg, walk, FailureCode.ROUTER_ERROR, "router_error: " + ar.cause());
       }
     });
+  }
+
+  /**
+   * After the reply has left: a sampled answer goes to this node's shadow verticle, which asks its
+   * shadow rung. A tenant that opted out is never
+   * sampled; nothing is drawn while sampling is off.
+   */
+  private void offerShadow(Snapshot s, ResolveRequest req, Tenant tenant, ResolveReply reply) {
+    ShadowConfig cfg = s.manifest().shadow();
+    if (s.sampler().off() || cfg.optOutTenants().contains(tenant.id())) {
+      return;
+    }
+    // Only answers walked now are compared; a replay or a coalesced delivery is an answer already sampled or not.
+    if (!(reply instanceof ResolveResult)) {
+      return;
+    }
+    if (!s.sampler().decide(ThreadLocalRandom.current())) {
+      return;
+    }
+    ShadowOffer offer = ShadowOffer.of(req, tenant.id(), reply);
+    if (offer != null) {
+      vertx.eventBus().send(Addresses.SHADOW_OFFER, offer, node.to(Addresses.SHADOW_OFFER));
+    }
   }
 
   /** Fails the request on the bus, its walk span ended as failed with the code's name. */

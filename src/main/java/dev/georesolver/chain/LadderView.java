@@ -94,7 +94,7 @@ public final class LadderView {
    * state and median carry over with their verticle), new ones start from the manifest's typical
    * latency and a closed breaker until they announce, removed ones are forgotten.
    */
-  void follow(List<TierConfig> tiers) {
+  public void follow(List<TierConfig> tiers) {
     java.util.Set<String> names = new java.util.HashSet<>();
     for (TierConfig t : tiers) {
       names.add(t.name());

@@ -21,7 +21,7 @@ import java.util.Set;
     description = "A geocoding resolver: an ordered ladder of providers walked inside one deadline.%n"
         + "With no command, runs serve.",
     subcommands = {ServeCommand.class, GeocodeCommand.class, ReverseCommand.class, BatchCommand.class, ValidateCommand.class,
-        AuditCommand.class, InitCommand.class},
+        AuditCommand.class, ShadowCommand.class, InitCommand.class},
     footerHeading = "%nExit status:%n",
     footer = {"    0  resolved (batch: every row resolved; validate: the manifest is valid; audit verify: every chain holds)",
         "    1  refused (batch: some rows refused, invalid or failed; audit verify: a chain is broken)",

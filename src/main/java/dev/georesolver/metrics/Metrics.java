@@ -55,7 +55,16 @@ import java.util.function.IntSupplier;
  *       authenticated request by tenant: {@code admitted}, {@code forbidden} (an intent or endpoint
  *       the tenant may not use), {@code rate_limited}; tenant ids are the manifest's, a fixed set;
  *   <li>{@code georesolver_unauthenticated_total{reason}} — requests refused 401, by
- *       {@code missing_key} or {@code unknown_key} (no tenant to count them under).
+ *       {@code missing_key} or {@code unknown_key} (no tenant to count them under);
+ *   <li>shadow sampling: {@code georesolver_shadow_distance_meters{served, shadow}} (a histogram of
+ *       the metres between the two rungs' points, samples both found, buckets 10 m to 50 km),
+ *       {@code georesolver_shadow_samples_total{served, shadow}} (samples measured),
+ *       {@code georesolver_shadow_disagreements_total{served, shadow}} (only one of the two found
+ *       something), {@code georesolver_shadow_dropped_total{reason}} ({@code queue_full},
+ *       {@code ceiling}), {@code georesolver_shadow_skipped_total{reason}} (not asked:
+ *       {@code breaker_open}, {@code not_in_ladder} (outside the request's ladder: its claims, direction or residency), {@code no_shadow_rung}, {@code opted_out},
+ *       {@code gone}) and {@code georesolver_shadow_failed_total{tier}} (asked, no answer to measure);
+ *       rung names are the manifest's, a fixed set.
  * </ul>
  *
  * One registry per process, shared by the verticles (meters are thread-safe); meters are cached so
@@ -388,6 +397,77 @@ public final class Metrics {
   public void correctionDelivery(String channel, String result) {
     counter("cd|" + channel + '|' + result, "georesolver_correction_deliveries", "Corrections delivered, by channel and result",
         "channel", channel, "result", result).increment();
+  }
+
+  // ---- shadow sampling ----
+
+  /** The reasons {@link #shadowDropped} counts. */
+  public static final Set<String> SHADOW_DROPS = Set.of("queue_full", "ceiling");
+  /** The reasons {@link #shadowSkipped} counts. */
+  public static final Set<String> SHADOW_SKIPS = Set.of("breaker_open", "not_in_ladder", "no_shadow_rung", "opted_out", "gone");
+  private static final double[] SHADOW_BUCKETS_M = {10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10_000, 50_000};
+  private final Map<String, io.micrometer.core.instrument.DistributionSummary> shadowDistances = new ConcurrentHashMap<>();
+
+  /**
+   * Records one shadow sample of the pair.
+   *
+   * @param distanceM metres between the two points when both found, else NaN
+   * @param disagreement whether only one of the two found something
+   */
+  public void shadowSample(String served, String shadow, double distanceM, boolean disagreement) {
+    String pair = served + '|' + shadow;
+    counter("ss|" + pair, "georesolver_shadow_samples", "Shadow samples measured, by pair", "served", served, "shadow", shadow)
+        .increment();
+    Counter disagreements = counter("sd|" + pair, "georesolver_shadow_disagreements",
+        "Shadow samples only one of the two rungs found something for", "served", served, "shadow", shadow);
+    if (disagreement) {
+      disagreements.increment();
+    }
+    if (!Double.isNaN(distanceM)) {
+      shadowDistances.computeIfAbsent(pair, k -> io.micrometer.core.instrument.DistributionSummary
+              .builder("georesolver_shadow_distance_meters")
+              .description("Metres between the served rung's point and the shadow rung's, samples both found")
+              .baseUnit("meters").tags("served", served, "shadow", shadow).serviceLevelObjectives(SHADOW_BUCKETS_M)
+              .register(registry))
+          .record(distanceM);
+    }
+  }
+
+  /**
+   * Counts a sample dropped before its shadow call.
+   *
+   * @param reason one of {@link #SHADOW_DROPS}
+   */
+  public void shadowDropped(String reason) {
+    if (!SHADOW_DROPS.contains(reason)) {
+      throw new IllegalArgumentException("not a shadow drop reason: " + reason);
+    }
+    counter("sx|" + reason, "georesolver_shadow_dropped", "Shadow samples dropped (queue full, or over a tier's ceiling)",
+        "reason", reason).increment();
+  }
+
+  /**
+   * Counts a sample whose shadow call was not made.
+   *
+   * @param reason one of {@link #SHADOW_SKIPS}
+   */
+  public void shadowSkipped(String reason) {
+    if (!SHADOW_SKIPS.contains(reason)) {
+      throw new IllegalArgumentException("not a shadow skip reason: " + reason);
+    }
+    counter("sk|" + reason, "georesolver_shadow_skipped", "Shadow samples not asked (breaker open, residency, no rung)",
+        "reason", reason).increment();
+  }
+
+  /** Counts a shadow call that gave nothing to measure (a failure other than "not found"). */
+  public void shadowFailed(String tier) {
+    counter("sf|" + tier, "georesolver_shadow_failed", "Shadow calls that failed (nothing measured)", "tier", tier).increment();
+  }
+
+  /** Declares the drop counters at zero, so a rate over them exists before the first drop. */
+  public void shadowDeclared() {
+    SHADOW_DROPS.forEach(r -> counter("sx|" + r, "georesolver_shadow_dropped",
+        "Shadow samples dropped (queue full, or over a tier's ceiling)", "reason", r));
   }
 
   private java.util.concurrent.atomic.AtomicLong reconcileGauge(String state) {

@@ -106,9 +106,21 @@ public final class AuditReader {
   }
 
   private static List<Report> blocking(ThreadingModel model, Function<Vertx, Future<Tables>> open, String tenant) {
+    return blocking(model, open, store -> verify(store, tenant), "the audit trail");
+  }
+
+  /**
+   * Runs {@code read} over the store {@code open} makes, on a Vert.x of its own, and waits for it:
+   * what the command line's readers of a store share. Blocking.
+   *
+   * @param what what is read, for the failure's message
+   * @throws StateStoreException when the store cannot be opened or read
+   */
+  static <T> T blocking(ThreadingModel model, Function<Vertx, Future<Tables>> open, Function<TablesStore, Future<T>> read,
+      String what) {
     Vertx vertx = Vertx.vertx();
     try {
-      CompletableFuture<List<Report>> out = new CompletableFuture<>();
+      CompletableFuture<T> out = new CompletableFuture<>();
       vertx.deployVerticle(new VerticleBase() {
         @Override
         public Future<?> start() {
@@ -121,7 +133,7 @@ public final class AuditReader {
               out.completeExceptionally(e);
               return;
             }
-            t.compose(tables -> verify(TablesStore.over(tables, Clock.systemUTC(), false, null, 0), tenant)
+            t.compose(tables -> read.apply(TablesStore.over(tables, Clock.systemUTC(), false, null, 0))
                     .eventually(() -> tables.close()))
                 .onSuccess(out::complete).onFailure(out::completeExceptionally);
           });
@@ -132,9 +144,9 @@ public final class AuditReader {
     } catch (ExecutionException e) {
       Throwable c = e.getCause();
       throw c instanceof StateStoreException s ? s
-          : new StateStoreException("cannot read the audit trail: " + c.getMessage(), c);
+          : new StateStoreException("cannot read " + what + ": " + c.getMessage(), c);
     } catch (Exception e) {
-      throw new StateStoreException("cannot read the audit trail: " + e.getMessage(), e);
+      throw new StateStoreException("cannot read " + what + ": " + e.getMessage(), e);
     } finally {
       vertx.close().toCompletionStage().toCompletableFuture().orTimeout(10, TimeUnit.SECONDS).exceptionally(t -> null).join();
     }

@@ -47,6 +47,9 @@ public interface StateStore {
   /** Batch jobs: their rows, results, counts and slice leases. */
   Batches batches();
 
+  /** The shadow figures, merged across the nodes sharing the store. */
+  Shadow shadow();
+
   /** Status for health: {@code store}, {@code reachable}, {@code persistent} and the backend's own. */
   Future<JsonObject> status();
 
@@ -85,6 +88,16 @@ public interface StateStore {
 
     /** The dead letters, the longest dead first, at most {@code limit}: {@code [{"idempotency_key", "attempts", "last_error", …}]}. */
     Future<io.vertx.core.json.JsonArray> deadLetters(int limit);
+  }
+
+  /** The shadow figures: every pair's aggregate, to which each node adds what it counted. */
+  interface Shadow {
+
+    /** Adds {@code delta} to the stored figures (exactly, once); the figures after. */
+    Future<dev.georesolver.shadow.ShadowTable> merge(dev.georesolver.shadow.ShadowTable delta);
+
+    /** The stored figures (an empty table when none). */
+    Future<dev.georesolver.shadow.ShadowTable> read();
   }
 
   /** The corrections outbox and the delivery cursors of its consumers. */

@@ -254,6 +254,10 @@ public final class StateVerticle extends VerticleBase {
     cs.add(bus.<AuditBatch>consumer(Addresses.STATE_AUDIT_APPEND, this::onAuditAppend));
     cs.add(bus.<JsonObject>consumer(Addresses.STATE_AUDIT_PAGE, this::onAuditPage));
     batchRoutes(cs);
+    cs.add(bus.<JsonObject>consumer(Addresses.STATE_SHADOW_MERGE, m -> reply(m, shadowDelta(m.body())
+        .compose(d -> store.shadow().merge(d)).map(t -> new JsonObject().put("pairs", t.size())))));
+    cs.add(bus.consumer(Addresses.STATE_SHADOW_READ, m -> reply(m, store.shadow().read()
+        .map(t -> new JsonObject().put("table", t.encodeToString())))));
     cs.add(bus.consumer(Addresses.STATE_STATUS, m -> reply(m, status())));
     return Future.all(cs.stream().map(MessageConsumer::completion).toList());
   }
@@ -446,6 +450,19 @@ public final class StateVerticle extends VerticleBase {
       } else {
         log.info("state store: disk space back ({} MB free): accepting new durable work again", freeMb);
       }
+    }
+  }
+
+  /** A node's shadow figures as sent; a body that is not a table fails as a bad request. */
+  private static Future<dev.georesolver.shadow.ShadowTable> shadowDelta(JsonObject body) {
+    String text = body == null ? null : body.getString("table");
+    if (text == null) {
+      return Future.failedFuture(new IllegalArgumentException("table is required"));
+    }
+    try {
+      return Future.succeededFuture(dev.georesolver.shadow.ShadowTable.decode(text));
+    } catch (dev.georesolver.shadow.ShadowFormatException e) {
+      return Future.failedFuture(new IllegalArgumentException("table: " + e.getMessage()));
     }
   }
 

@@ -8,7 +8,7 @@ import java.time.Clock;
 
 /**
  * The durable store, written once over a {@link Tables} backend: the reconcile queue, the
- * corrections outbox, the audit trail, batch jobs, and (on an embedded backend with the memory
+ * corrections outbox, the audit trail, batch jobs, the shadow figures, and (on an embedded backend with the memory
  * cache) the cache's write-behind. Which backend holds them changes nothing here. Use from the state
  * verticle's context.
  */
@@ -24,6 +24,7 @@ public final class TablesStore implements StateStore {
   private final AuditStore audit;
   private final BatchStore batches;
   private final CacheStore cache;
+  private final ShadowStore shadow;
 
   private TablesStore(Tables tables, Clock clock, CacheStore cache, CacheCorrection correction) {
     this.tables = tables;
@@ -33,6 +34,7 @@ public final class TablesStore implements StateStore {
     this.audit = new AuditStore(tables, clock);
     this.batches = new BatchStore(tables, clock);
     this.cache = cache;
+    this.shadow = new ShadowStore(tables);
   }
 
   /**
@@ -82,6 +84,11 @@ public final class TablesStore implements StateStore {
   @Override
   public Batches batches() {
     return batches;
+  }
+
+  @Override
+  public Shadow shadow() {
+    return shadow;
   }
 
   /**

@@ -33,7 +33,7 @@ class ArchitectureTest {
       "dev.georesolver.ingress..", "dev.georesolver.web..", "dev.georesolver.compat..", "dev.georesolver.chain..",
       "dev.georesolver.tier..", "dev.georesolver.cache..", "dev.georesolver.reconcile..", "dev.georesolver.corrections..",
       "dev.georesolver.audit..", "dev.georesolver.jobs..", "dev.georesolver.ops..", "dev.georesolver.reload..",
-      "dev.georesolver.cli..", "dev.georesolver.ladder..", "dev.georesolver.gazetteer.."};
+      "dev.georesolver.cli..", "dev.georesolver.ladder..", "dev.georesolver.gazetteer..", "dev.georesolver.sampling.."};
 
   @ArchTest
   static final ArchRule topLevelPackagesFormNoCycle = slices().matching("dev.georesolver.(*)..").should().beFreeOfCycles();

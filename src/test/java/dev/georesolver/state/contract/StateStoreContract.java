@@ -290,6 +290,38 @@ public abstract class StateStoreContract {
     assertThat(call(() -> store.corrections().cursor("hook-" + ns))).isEqualTo("42");
   }
 
+  // ---- shadow figures ----------------------------------------------------------------------------
+
+  static dev.georesolver.shadow.ShadowTable shadowTable(String shadow, int n, double eastM) {
+    dev.georesolver.shadow.KeyHasher h = new dev.georesolver.shadow.KeyHasher("a contract test secret".getBytes());
+    dev.georesolver.shadow.ShadowTable t = new dev.georesolver.shadow.ShadowTable();
+    for (int i = 0; i < n; i++) {
+      double lon = 2.35 + eastM / (dev.georesolver.geo.GreatCircle.METRES_PER_DEGREE * Math.cos(Math.toRadians(48.85)));
+      t.record(new dev.georesolver.shadow.ShadowSample(h.idOf(shadow + i), "describe", 1_000_000L + i,
+          dev.georesolver.shadow.ShadowSample.Side.found("primary", new dev.georesolver.shadow.LonLat(2.35, 48.85), "rooftop",
+              dev.georesolver.geo.Claim.EXACT, 40, null),
+          dev.georesolver.shadow.ShadowSample.Side.found(shadow, new dev.georesolver.shadow.LonLat(lon, 48.85), "rooftop",
+              dev.georesolver.geo.Claim.OPEN_DATA, 10, null)));
+    }
+    return t;
+  }
+
+  @Test
+  @DisplayName("shadow figures from two nodes merged at once add up exactly, and read back the same from a second store over the same backend")
+  void shadowFiguresMergeAcrossNodes() {
+    assertThat(call(() -> store.shadow().read()).isEmpty()).as("nothing stored yet").isTrue();
+    var a = shadowTable("osm", 30, 120);
+    var b = shadowTable("osm", 20, 900);
+    var c = shadowTable("photon", 5, 40);
+    call(() -> Future.all(store.shadow().merge(a), store.shadow().merge(b), store.shadow().merge(c)));
+    var expected = dev.georesolver.shadow.ShadowTable.merged(dev.georesolver.shadow.ShadowTable.merged(a, b), c);
+    var read = call(() -> store.shadow().read());
+    assertThat(read).isEqualTo(expected);
+    assertThat(read.summaries().get(0).samples()).isEqualTo(50);
+    TablesStore other = TablesStore.over(store.tables(), clock, false, null, 60);
+    assertThat(call(() -> other.shadow().read())).as("another node sharing the store").isEqualTo(expected);
+  }
+
   // ---- batch jobs --------------------------------------------------------------------------------
 
   BatchJob job(String name, String tenant, String idem) {
