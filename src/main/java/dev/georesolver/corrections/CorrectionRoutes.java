@@ -7,6 +7,7 @@ import dev.georesolver.bus.FieldProblem;
 import dev.georesolver.web.Problems;
 import dev.georesolver.web.RouteModule;
 import dev.georesolver.web.TenantAuth;
+import dev.georesolver.web.Revocations;
 import dev.georesolver.state.rules.Debts;
 import dev.georesolver.state.rules.Cursors;
 import io.vertx.core.Future;
@@ -35,7 +36,8 @@ import java.util.List;
  *       correction with {@code id:} its cursor; resumable with {@code Last-Event-ID} (or
  *       {@code ?after=}). The live subscription is taken first, then the outbox is paged from the
  *       cursor, then live events follow, de-duplicated by cursor, so nothing committed in between
- *       is missed or sent twice. A client that cannot keep up is disconnected (it resumes);
+ *       is missed or sent twice. A client that cannot keep up is disconnected (it resumes); a
+ *       reload that revokes the key the stream was opened with ends it;
  *   <li>{@code GET /v1/reconcile}: {@code {"pending", "in_progress", "done", "dead",
  *       "oldest_pending_age_s", "drain_rate_per_s", …}} (an admin's, once tenants exist);
  *   <li>{@code GET /v1/reconcile/dead?limit=N}: the dead letters, the longest dead first, each with
@@ -80,7 +82,7 @@ public final class CorrectionRoutes {
     router.get("/v1/corrections/stream").handler(ctx -> {
       Feed feed = feedOf(ctx, auth);
       if (feed != null) {
-        new Stream(ctx, bus, feed).start();
+        new Stream(ctx, bus, feed, auth).start();
       }
     });
     router.get("/v1/reconcile/dead").handler(ctx -> deadLetters(ctx, bus));
@@ -215,14 +217,18 @@ public final class CorrectionRoutes {
     private final EventBus bus;
     private final Feed feed;
     private final HttpServerResponse resp;
+    private final TenantAuth auth;
     private final List<JsonObject> held = new ArrayList<>();
+    /** The key it was opened with, watched across reloads: a reload that revokes it ends the stream. */
+    private Revocations.Watch watch;
     private MessageConsumer<JsonObject> consumer;
     private String last;
     private boolean catchingUp = true;
     private boolean closed;
     private long heartbeat = -1;
 
-    Stream(RoutingContext ctx, EventBus bus, Feed feed) {
+    Stream(RoutingContext ctx, EventBus bus, Feed feed, TenantAuth auth) {
+      this.auth = auth;
       this.ctx = ctx;
       this.bus = bus;
       this.feed = feed;
@@ -245,6 +251,8 @@ public final class CorrectionRoutes {
           .putHeader("x-accel-buffering", "no");
       resp.write(": georesolver corrections\n\n");
       resp.closeHandler(v -> close());
+      // Another tenant's feed, or everyone's, needs the key to stay an admin's.
+      watch = auth.watch(ctx, feed.tenant() == null || !feed.tenant().equals(auth.tenant(ctx).id()), this::end);
       heartbeat = ctx.vertx().setPeriodic(HEARTBEAT_MS, id -> {
         if (!closed) {
           resp.write(": keep-alive\n\n");
@@ -318,6 +326,9 @@ public final class CorrectionRoutes {
         return;
       }
       closed = true;
+      if (watch != null) {
+        watch.close();
+      }
       if (heartbeat >= 0) {
         ctx.vertx().cancelTimer(heartbeat);
       }
