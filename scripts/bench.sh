@@ -352,6 +352,8 @@ note "saturating pass-through rate (median) $SAT req/s; half load $HALF req/s"
 # per tenant. Each round alternates the resolver without tenants and this one, on the same paths.
 P_TENANTS=$(pick_port)
 export BENCH_TENANT_KEY="bench-tenant-key-$START_EPOCH"
+# /metrics needs an admin key once tenants exist: the bench reads it as an operator would.
+export BENCH_ADMIN_KEY="bench-admin-key-$START_EPOCH"
 digest() { printf '%s' "$1" | sha256sum | cut -c1-64; }
 {
   sed "s|$RUN/state.db|$RUN/state-tenants.db|" "$RUN/manifest.yaml"
@@ -360,6 +362,7 @@ digest() { printf '%s' "$1" | sha256sum | cut -c1-64; }
     echo "  - { id: \"t$t\", keys: [ { sha256: \"$(digest "other-$t-a")\" }, { sha256: \"$(digest "other-$t-b")\" } ] }"
   done
   echo "  - { id: \"bench\", keys: [ { sha256: \"$(digest "bench-old")\" }, { env: \"BENCH_TENANT_KEY\" } ] }"
+  echo "  - { id: \"ops\", keys: [ { env: \"BENCH_ADMIN_KEY\" } ], admin: true }"
 } >"$RUN/manifest-tenants.yaml"
 say "(f) with $TENANTS tenants: resolver :$P_TENANTS (CPU $SERVER_CPUS), replay and pass-through, $ROUNDS rounds"
 # shellcheck disable=SC2086
@@ -389,7 +392,7 @@ for i in $(seq 1 $ROUNDS); do
   WRK_HEADER=$AUTH run_wrk "f$i-pass-tenants" "$TENANTS_PID" "$T_PASS_URL" wrk-unique.lua "$RESOLVED_MARKER" "f${i}t"
 done
 alive_all "$TENANTS_PID"
-T_METRICS=$(curl -fsS "$T/metrics")   # read whole first: grep -q closing the pipe early fails curl under pipefail
+T_METRICS=$(curl -fsS -H "Authorization: Bearer $BENCH_ADMIN_KEY" "$T/metrics")   # read whole first: grep -q closing the pipe early fails curl under pipefail
 grep -q 'georesolver_tenant_requests_total{outcome="admitted",tenant="bench"}' <<<"$T_METRICS" \
   || die "the resolver with tenants counted no admitted request for tenant bench"
 
@@ -423,7 +426,7 @@ for i in $(seq 1 $ROUNDS); do
   WRK_HEADER=$AUTH run_wrk "fa$i-pass-audit" "$AUDIT_PID" "$A_PASS_URL" wrk-unique.lua "$RESOLVED_MARKER" "fa${i}a"
 done
 alive_all "$TENANTS_PID" "$AUDIT_PID"
-AUDIT_METRICS=$(curl -fsS "$A/metrics")
+AUDIT_METRICS=$(curl -fsS -H "Authorization: Bearer $BENCH_ADMIN_KEY" "$A/metrics")
 AUDIT_WRITTEN=$(echo "$AUDIT_METRICS" | sed -n 's/^georesolver_audit_records_total{result="written"} \([0-9.E]*\)$/\1/p')
 AUDIT_DROPPED=$(echo "$AUDIT_METRICS" | sed -n 's/^georesolver_audit_records_total{result="dropped"} \([0-9.E]*\)$/\1/p')
 note "audit level all: records written ${AUDIT_WRITTEN:-?}, dropped ${AUDIT_DROPPED:-?}"

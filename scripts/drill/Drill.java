@@ -226,7 +226,9 @@ public final class Drill {
   private String command(String tier, String action) throws CommandFailed, InterruptedException {
     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(o.url + "/admin/tiers/"
         + URLEncoder.encode(tier, StandardCharsets.UTF_8) + "/" + action)).timeout(Duration.ofSeconds(10))
-        .POST(HttpRequest.BodyPublishers.noBody());
+        .POST(HttpRequest.BodyPublishers.noBody())
+        // The admin surface takes a command only with this header (a page on another site cannot add it).
+        .header("X-Requested-By", "drill");
     o.headers.forEach(b::header);
     try {
       HttpResponse<String> res = http.send(b.build(), HttpResponse.BodyHandlers.ofString());

@@ -52,7 +52,7 @@ async function traffic(worker) {
 }
 
 async function admin(action) {
-  const res = await fetch(`${base}/admin/tiers/${encodeURIComponent(tier1)}/${action}`, { method: 'POST' });
+  const res = await fetch(`${base}/admin/tiers/${encodeURIComponent(tier1)}/${action}`, { method: 'POST', headers: { 'X-Requested-By': 'dashboard-test' } });
   return { status: res.status, body: await res.json() };
 }
 

@@ -95,6 +95,8 @@ public final class GeoResolver extends VerticleBase {
    * @param roles the parts this process runs
    * @param manifestFile the file the manifest was loaded from, watched and read again on a reload
    *     ({@code POST /admin/reload}, SIGHUP); null when it came from elsewhere (reloads are then refused)
+   * @param host the address the HTTP server listens on ({@code serve --host}); null for the
+   *     manifest's {@code server.host}
    */
   public record Options(
       int port,
@@ -107,10 +109,18 @@ public final class GeoResolver extends VerticleBase {
       Ticker ticker,
       Supplier<RandomGenerator> random,
       Set<Role> roles,
-      Path manifestFile) {
+      Path manifestFile,
+      String host) {
 
     public Options {
       roles = Set.copyOf(roles);
+    }
+
+    /** Listening where the manifest's {@code server.host} says. */
+    public Options(int port, int chainInstances, int ingressInstances, Map<String, String> env, String redisUrl,
+        Map<String, LocalAdapterFactory> localAdapters, Clock clock, Ticker ticker, Supplier<RandomGenerator> random, Set<Role> roles,
+        Path manifestFile) {
+      this(port, chainInstances, ingressInstances, env, redisUrl, localAdapters, clock, ticker, random, roles, manifestFile, null);
     }
 
     /** No manifest file to reload from. */
@@ -133,22 +143,27 @@ public final class GeoResolver extends VerticleBase {
 
     /** These options with {@code n} chain and {@code n} ingress instances. */
     public Options withInstances(int n) {
-      return new Options(port, n, n, env, redisUrl, localAdapters, clock, ticker, random, roles, manifestFile);
+      return new Options(port, n, n, env, redisUrl, localAdapters, clock, ticker, random, roles, manifestFile, host);
     }
 
     /** These options with a shared store (null: in-process only). */
     public Options withRedis(String url) {
-      return new Options(port, chainInstances, ingressInstances, env, url, localAdapters, clock, ticker, random, roles, manifestFile);
+      return new Options(port, chainInstances, ingressInstances, env, url, localAdapters, clock, ticker, random, roles, manifestFile, host);
     }
 
     /** These options running only {@code roles}. */
     public Options withRoles(Set<Role> roles) {
-      return new Options(port, chainInstances, ingressInstances, env, redisUrl, localAdapters, clock, ticker, random, roles, manifestFile);
+      return new Options(port, chainInstances, ingressInstances, env, redisUrl, localAdapters, clock, ticker, random, roles, manifestFile, host);
+    }
+
+    /** These options listening on {@code host} (null: the manifest's {@code server.host}). */
+    public Options withHost(String host) {
+      return new Options(port, chainInstances, ingressInstances, env, redisUrl, localAdapters, clock, ticker, random, roles, manifestFile, host);
     }
 
     /** These options reloading from {@code file} (null: no reloads). */
     public Options withManifestFile(Path file) {
-      return new Options(port, chainInstances, ingressInstances, env, redisUrl, localAdapters, clock, ticker, random, roles, file);
+      return new Options(port, chainInstances, ingressInstances, env, redisUrl, localAdapters, clock, ticker, random, roles, file, host);
     }
 
     /**
@@ -218,9 +233,12 @@ public final class GeoResolver extends VerticleBase {
     this.live = new LiveManifest(revision(manifest));
   }
 
-  /** What every verticle of the process shares for one revision: its tenants' rate limits. */
+  /**
+   * What every verticle of the process shares for one revision: its tenants' rate limits, the
+   * buckets of tenants whose limits did not change carried over from the revision serving now.
+   */
   private LiveManifest.Revision revision(Manifest m) {
-    return new LiveManifest.Revision(m, Tenants.of(m, o.ticker()));
+    return new LiveManifest.Revision(m, live == null ? Tenants.of(m, o.ticker()) : Tenants.of(m, o.ticker(), live.current().tenants()));
   }
 
   /** Deploys a resolver on {@code vertx}; fails, with nothing left deployed, if any part fails to start. */
@@ -396,11 +414,11 @@ public final class GeoResolver extends VerticleBase {
    */
   private Future<?> ingress() {
     int listen = o.port() == 0 && o.ingressInstances() > 1 ? -1 : o.port();
-    IngressVerticle first = new IngressVerticle(live, listen, metrics).tracing(tracing).modules(ROUTE_MODULES);
+    IngressVerticle first = new IngressVerticle(live, listen, metrics).host(o.host()).tracing(tracing).modules(ROUTE_MODULES);
     return child(first).compose(id -> {
       port = first.actualPort();
       return o.ingressInstances() <= 1 ? Future.succeededFuture()
-          : children(() -> new IngressVerticle(live, listen, metrics).tracing(tracing).modules(ROUTE_MODULES),
+          : children(() -> new IngressVerticle(live, listen, metrics).host(o.host()).tracing(tracing).modules(ROUTE_MODULES),
               o.ingressInstances() - 1);
     });
   }

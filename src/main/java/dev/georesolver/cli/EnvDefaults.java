@@ -13,6 +13,7 @@ import java.util.Map;
  *   <caption>variables</caption>
  *   <tr><td>{@code --manifest}</td><td>{@code GEO_MANIFEST}</td></tr>
  *   <tr><td>{@code --port}</td><td>{@code GEO_PORT}</td></tr>
+ *   <tr><td>{@code --host}</td><td>{@code GEO_HOST}</td></tr>
  *   <tr><td>{@code --redis}</td><td>{@code GEO_REDIS_URL}</td></tr>
  *   <tr><td>{@code --event-loops}</td><td>{@code GEO_EVENT_LOOPS}</td></tr>
  *   <tr><td>{@code --server}</td><td>{@code GEO_SERVER}</td></tr>
@@ -30,6 +31,7 @@ final class EnvDefaults implements CommandLine.IDefaultValueProvider {
   static final Map<String, String> VARIABLES = Map.ofEntries(
       Map.entry("--manifest", "GEO_MANIFEST"),
       Map.entry("--port", "GEO_PORT"),
+      Map.entry("--host", "GEO_HOST"),
       Map.entry("--redis", "GEO_REDIS_URL"),
       Map.entry("--event-loops", "GEO_EVENT_LOOPS"),
       Map.entry("--server", "GEO_SERVER"),

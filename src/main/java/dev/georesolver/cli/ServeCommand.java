@@ -25,7 +25,7 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 
 /**
- * {@code georesolver [serve] [--manifest F] [--port N] [--redis URL] [--event-loops N] [--log-format text|json]
+ * {@code georesolver [serve] [--manifest F] [--port N] [--host ADDRESS] [--redis URL] [--event-loops N] [--log-format text|json]
  * [--roles R,...] [--cluster [--cluster-members H:P,...] [--cluster-host H] [--cluster-port P] [--cluster-name N]
  * [--bus-port P]]}: deploys the resolver and keeps running until the process is stopped. Flags win
  * over the environment ({@code GEO_MANIFEST}, {@code GEO_PORT}, {@code GEO_REDIS_URL},
@@ -53,6 +53,11 @@ final class ServeCommand implements Callable<Integer> {
   @Option(names = "--port", paramLabel = "PORT", defaultValue = "8080",
       description = "HTTP port, 0 for any free one (GEO_PORT; default ${DEFAULT-VALUE})")
   int port;
+
+  @Option(names = "--host", paramLabel = "ADDRESS",
+      description = "the address the HTTP server listens on: 127.0.0.1 for this machine only, 0.0.0.0 for every interface "
+          + "(GEO_HOST; default: the manifest's server.host, 0.0.0.0)")
+  String host;
 
   @Option(names = "--redis", paramLabel = "URL",
       description = "the shared store, redis://host:port or redis-cluster://host:port,host:port; turns Redis on whatever the manifest says (GEO_REDIS_URL)")
@@ -151,6 +156,7 @@ final class ServeCommand implements Callable<Integer> {
         .withRedis(storeUrl(redis, m))
         .withInstances(loops)
         .withManifestFile(file)
+        .withHost(host)
         .withRoles(running);
     if (joining == null) {
       start(Vertx.vertx(vo), m, options);

@@ -5,9 +5,12 @@ package dev.georesolver.compat;
  *
  * @param key the key, or null when the request carries none
  * @param where where it came from: {@code authorization}, {@code x-api-key}, {@code key} (the
- *     Google query parameter), or {@code none}
+ *     Google query parameter), {@code basic} (HTTP Basic, operator pages only), or {@code none}
  */
 public record Credentials(String key, String where) {
+
+  /** {@link #where} of a key given as HTTP Basic credentials (operator pages only). */
+  public static final String BASIC = "basic";
 
   /** A request without a key. */
   public static final Credentials NONE = new Credentials(null, "none");
@@ -39,7 +42,7 @@ public record Credentials(String key, String where) {
       String a = authorization.strip();
       if (a.regionMatches(true, 0, "Basic ", 0, 6)) {
         String key = basicPassword(a.substring(6).strip());
-        return key == null ? NONE : new Credentials(key, "authorization");
+        return key == null ? NONE : new Credentials(key, BASIC);
       }
     }
     return fromHeaders(authorization, xApiKey);

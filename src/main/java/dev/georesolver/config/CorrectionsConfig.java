@@ -21,6 +21,12 @@ public final class CorrectionsConfig extends Settings {
   /** Cap of that backoff, milliseconds; default 60,000 ms. */
   public static final Field<Long> RETRY_MAX_MS = SECTION.longs("retry_max_ms", 1, 86_400_000).byDefault(60_000L);
 
+  /** {@code GET /v1/corrections/stream} streams one tenant may hold open at once (over it: 429); default 8. */
+  public static final Field<Integer> MAX_STREAMS_PER_TENANT = SECTION.ints("max_streams_per_tenant", 1, 100_000).byDefault(8);
+
+  /** Such streams open at once in the process, every tenant's (over it: 503); default 256. */
+  public static final Field<Integer> MAX_STREAMS = SECTION.ints("max_streams", 1, 1_000_000).byDefault(256);
+
   static {
     SECTION.rule((v, at) -> {
       Long base = v.get(RETRY_BASE_MS);
@@ -43,6 +49,16 @@ public final class CorrectionsConfig extends Settings {
   /** See {@link #RETRY_BASE_MS}. */
   public long retryBaseMs() {
     return get(RETRY_BASE_MS);
+  }
+
+  /** See {@link #MAX_STREAMS_PER_TENANT}. */
+  public int maxStreamsPerTenant() {
+    return get(MAX_STREAMS_PER_TENANT);
+  }
+
+  /** See {@link #MAX_STREAMS}. */
+  public int maxStreams() {
+    return get(MAX_STREAMS);
   }
 
   /** See {@link #RETRY_MAX_MS}. */

@@ -42,8 +42,19 @@ public final class ServerConfig extends Settings {
   /** A request body, bytes (over it: 413); default 65,536 bytes. */
   public static final Field<Long> MAX_BODY_BYTES = SECTION.longs("max_body_bytes", 1, Long.MAX_VALUE).byDefault(64L * 1024);
 
+  /**
+   * The address the HTTP server listens on: an interface's IP or name, {@code 0.0.0.0} for every
+   * interface (the default), {@code 127.0.0.1} for this machine only; {@code serve --host} wins.
+   */
+  public static final Field<String> HOST = SECTION.string("host").byDefault("0.0.0.0");
+
   private ServerConfig(Settings read) {
     super(read);
+  }
+
+  /** See {@link #HOST}. */
+  public String host() {
+    return get(HOST);
   }
 
   /** See {@link #IDLE_TIMEOUT_MS}. */

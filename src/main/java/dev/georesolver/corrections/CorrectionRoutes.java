@@ -7,6 +7,8 @@ import dev.georesolver.bus.FieldProblem;
 import dev.georesolver.web.Problems;
 import dev.georesolver.web.RouteModule;
 import dev.georesolver.web.TenantAuth;
+import dev.georesolver.web.Revocations;
+import dev.georesolver.config.CorrectionsConfig;
 import dev.georesolver.state.rules.Debts;
 import dev.georesolver.state.rules.Cursors;
 import io.vertx.core.Future;
@@ -35,7 +37,8 @@ import java.util.List;
  *       correction with {@code id:} its cursor; resumable with {@code Last-Event-ID} (or
  *       {@code ?after=}). The live subscription is taken first, then the outbox is paged from the
  *       cursor, then live events follow, de-duplicated by cursor, so nothing committed in between
- *       is missed or sent twice. A client that cannot keep up is disconnected (it resumes);
+ *       is missed or sent twice. A client that cannot keep up is disconnected (it resumes); a
+ *       reload that revokes the key the stream was opened with ends it;
  *   <li>{@code GET /v1/reconcile}: {@code {"pending", "in_progress", "done", "dead",
  *       "oldest_pending_age_s", "drain_rate_per_s", …}} (an admin's, once tenants exist);
  *   <li>{@code GET /v1/reconcile/dead?limit=N}: the dead letters, the longest dead first, each with
@@ -67,10 +70,16 @@ public final class CorrectionRoutes {
   static final int SCAN_FACTOR = 20;
 
   /** The three routes as a module of the ingress. */
-  public static final RouteModule MODULE = (router, m) -> mount(router, m.bus(), m.auth());
+  public static final RouteModule MODULE = (router, m) -> mount(router, m.bus(), m.auth(), m.manifest().corrections(),
+      StreamSlots.of(m.vertx()));
+
+  /** Seconds a client refused a stream for a cap is told to wait ({@code Retry-After}). */
+  static final long STREAM_RETRY_AFTER_S = 10;
+  /** A name no consumer saves a cursor under: reading it answers the outbox's head (where a stream without a cursor starts). */
+  static final String HEAD_ONLY = "corrections-stream-head";
 
   /** Mounts the three routes; {@code auth} (in front of {@code /v1/*}) names the caller's tenant. */
-  static void mount(Router router, EventBus bus, TenantAuth auth) {
+  static void mount(Router router, EventBus bus, TenantAuth auth, CorrectionsConfig cfg, StreamSlots slots) {
     router.get("/v1/corrections").handler(ctx -> {
       Feed feed = feedOf(ctx, auth);
       if (feed != null) {
@@ -80,7 +89,21 @@ public final class CorrectionRoutes {
     router.get("/v1/corrections/stream").handler(ctx -> {
       Feed feed = feedOf(ctx, auth);
       if (feed != null) {
-        new Stream(ctx, bus, feed).start();
+        String holder = auth.tenant(ctx).id();
+        StreamSlots.Taken taken = slots.take(holder, cfg.maxStreamsPerTenant(), cfg.maxStreams());
+        if (taken == StreamSlots.Taken.YES) {
+          new Stream(ctx, bus, feed, auth, () -> slots.give(holder)).start();
+        } else {
+          HttpServerResponse resp = ctx.response().putHeader("Retry-After", Long.toString(STREAM_RETRY_AFTER_S));
+          if (taken == StreamSlots.Taken.TENANT_FULL) {
+            Problems.status(resp, 429, "Too Many Streams", "tenant " + holder + " has " + cfg.maxStreamsPerTenant()
+                + " corrections streams open (corrections.max_streams_per_tenant); close one or retry after "
+                + STREAM_RETRY_AFTER_S + " s", null);
+          } else {
+            Problems.status(resp, 503, "Streams Unavailable", "the resolver serves " + cfg.maxStreams()
+                + " corrections streams at once (corrections.max_streams); retry after " + STREAM_RETRY_AFTER_S + " s", null);
+          }
+        }
       }
     });
     router.get("/v1/reconcile/dead").handler(ctx -> deadLetters(ctx, bus));
@@ -215,14 +238,21 @@ public final class CorrectionRoutes {
     private final EventBus bus;
     private final Feed feed;
     private final HttpServerResponse resp;
+    private final TenantAuth auth;
     private final List<JsonObject> held = new ArrayList<>();
+    /** The key it was opened with, watched across reloads: a reload that revokes it ends the stream. */
+    private Revocations.Watch watch;
+    /** Gives its slot back, once. */
+    private final Runnable release;
     private MessageConsumer<JsonObject> consumer;
     private String last;
     private boolean catchingUp = true;
     private boolean closed;
     private long heartbeat = -1;
 
-    Stream(RoutingContext ctx, EventBus bus, Feed feed) {
+    Stream(RoutingContext ctx, EventBus bus, Feed feed, TenantAuth auth, Runnable release) {
+      this.auth = auth;
+      this.release = release;
       this.ctx = ctx;
       this.bus = bus;
       this.feed = feed;
@@ -235,6 +265,7 @@ public final class CorrectionRoutes {
         from = ctx.queryParams().get("after");
       }
       if (from != null && !from.isBlank() && !Cursors.valid(from.strip())) {
+        release.run();
         Problems.badRequest(resp, List.of(new FieldProblem("Last-Event-ID", "must be a cursor (an event id of this stream)")), null);
         return;
       }
@@ -245,13 +276,26 @@ public final class CorrectionRoutes {
           .putHeader("x-accel-buffering", "no");
       resp.write(": georesolver corrections\n\n");
       resp.closeHandler(v -> close());
+      // Another tenant's feed, or everyone's, needs the key to stay an admin's.
+      watch = auth.watch(ctx, feed.tenant() == null || !feed.tenant().equals(auth.tenant(ctx).id()), this::end);
       heartbeat = ctx.vertx().setPeriodic(HEARTBEAT_MS, id -> {
         if (!closed) {
           resp.write(": keep-alive\n\n");
         }
       });
       consumer = bus.consumer(Addresses.CORRECTIONS, m -> onLive(m.body()));
-      consumer.completion().onSuccess(v -> catchUp()).onFailure(t -> close());
+      boolean fromNow = last == null;
+      // Without a cursor the stream starts at the outbox's head (taken after the live subscription,
+      // so nothing committed in between is missed), not at its first entry: no scan of the history.
+      consumer.completion().compose(v -> fromNow ? head() : Future.succeededFuture(last)).onSuccess(at -> {
+        last = at;
+        catchUp();
+      }).onFailure(t -> end());
+    }
+
+    private Future<String> head() {
+      return bus.<JsonObject>request(Addresses.STATE_CORRECTIONS_CURSOR, new JsonObject().put("name", HEAD_ONLY),
+          Node.current().to(Addresses.STATE_CORRECTIONS_CURSOR).setSendTimeout(10_000)).map(m -> m.body().getString("head"));
     }
 
     private void onLive(JsonObject c) {
@@ -318,6 +362,10 @@ public final class CorrectionRoutes {
         return;
       }
       closed = true;
+      release.run();
+      if (watch != null) {
+        watch.close();
+      }
       if (heartbeat >= 0) {
         ctx.vertx().cancelTimer(heartbeat);
       }

@@ -2,7 +2,8 @@ package dev.georesolver.ingress;
 
 import dev.georesolver.web.Problems;
 import dev.georesolver.bus.Addresses;
-import io.vertx.core.Handler;
+import dev.georesolver.web.Revocations;
+import dev.georesolver.web.TenantAuth;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.EventBus;
@@ -23,9 +24,10 @@ import java.util.regex.Pattern;
  *
  * <p>A client that does not keep up misses events rather than growing a queue (each snapshot is
  * whole, so the next one repairs it). At most {@code maxStreams} streams per ingress instance; more
- * are answered 503. Confined to its ingress instance's event loop.
+ * are answered 503. A stream ends when a reload revokes the key it was opened with
+ * ({@link TenantAuth#watch}). Confined to its ingress instance's event loop.
  */
-final class EventStreamHandler implements Handler<RoutingContext> {
+final class EventStreamHandler {
 
   /** Streams one ingress instance serves at once, by default. */
   static final int DEFAULT_MAX_STREAMS = 32;
@@ -49,8 +51,8 @@ final class EventStreamHandler implements Handler<RoutingContext> {
     this.maxStreams = maxStreams;
   }
 
-  @Override
-  public void handle(RoutingContext ctx) {
+  /** Serves one stream, admitted by {@code auth}'s admin guard. */
+  void serve(RoutingContext ctx, TenantAuth auth) {
     if (open >= maxStreams) {
       Problems.eventsUnavailable(ctx.response(), "at most " + maxStreams + " event streams at once");
       return;
@@ -58,11 +60,11 @@ final class EventStreamHandler implements Handler<RoutingContext> {
     HttpServerResponse resp = ctx.response();
     bus.<JsonObject>request(Addresses.OPS_STATE, "", new DeliveryOptions().setSendTimeout(timeoutMs))
         .map(Message::body)
-        .onSuccess(hello -> stream(resp, hello))
+        .onSuccess(hello -> stream(ctx, auth, resp, hello))
         .onFailure(t -> Problems.eventsUnavailable(resp, "the ops verticle did not answer: " + t.getMessage()));
   }
 
-  private void stream(HttpServerResponse resp, JsonObject hello) {
+  private void stream(RoutingContext ctx, TenantAuth auth, HttpServerResponse resp, JsonObject hello) {
     if (resp.closed()) {
       return;
     }
@@ -83,10 +85,23 @@ final class EventStreamHandler implements Handler<RoutingContext> {
         resp.write(frame(e));
       }
     });
-    resp.closeHandler(v -> {
-      open--;
-      events.unregister();
+    boolean[] ended = {false};
+    Revocations.Watch[] watch = {null};
+    Runnable finish = () -> {
+      if (!ended[0]) {
+        ended[0] = true;
+        open--;
+        events.unregister();
+        watch[0].close();
+      }
+    };
+    watch[0] = auth.watch(ctx, true, () -> {
+      finish.run();
+      if (!resp.ended()) {
+        resp.end();
+      }
     });
+    resp.closeHandler(v -> finish.run());
   }
 
   /** One event: {@code event: <type>} and its JSON on one {@code data:} line (JSON escapes line breaks). */

@@ -5,6 +5,8 @@ import dev.georesolver.web.RejectedRequest;
 import dev.georesolver.web.Problems;
 import dev.georesolver.web.RouteModule;
 import dev.georesolver.web.TenantAuth;
+import dev.georesolver.web.Revocations;
+import dev.georesolver.bus.Addresses;
 import dev.georesolver.bus.RequestValidator;
 import dev.georesolver.compat.CompatRoutes;
 import dev.georesolver.config.Manifest;
@@ -41,8 +43,10 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Guards come first ({@link TenantAuth}): every {@code /v1} route needs a tenant's key (when
  * tenants are configured), {@code /admin/*}, {@code /v1/reconcile} and {@code /manifest} an admin's;
- * a route mounted later under those prefixes is behind the same guard. {@code /health/*},
- * {@code /metrics} and Nominatim's {@code /status} stay open and name no tenant; the compatible
+ * a route mounted later under those prefixes is behind the same guard; without tenants the admin
+ * routes answer only local callers. {@code /health/live}, the status of {@code /health/ready} and
+ * Nominatim's {@code /status} stay open and name no tenant; {@code /metrics} and the readiness
+ * detail need an admin key once tenants exist; the compatible
  * endpoints ask the same tenants through their {@link dev.georesolver.compat.Gate}.
  *
  * <p>The server speaks HTTP/1.1 and holds clients to {@link ServerLimits}: connections are counted
@@ -60,6 +64,8 @@ public final class IngressVerticle extends VerticleBase {
   private final Manifest manifest;
   private final LiveManifest live;
   private final int port;
+  /** The address listened on. */
+  private String host;
   private final Metrics metrics;
   private final ServerLimits limits;
   /** Spans of the resolving routes; off unless {@link #tracing} says otherwise. */
@@ -68,6 +74,8 @@ public final class IngressVerticle extends VerticleBase {
   private DashboardHandler dashboard;
   /** The live feed's handler, kept across revisions: it counts the streams this instance serves. */
   private EventStreamHandler events;
+  /** The open event streams of this instance and the keys they were admitted with, asked again on every reload. */
+  private Revocations revocations;
   /** The revision the router was built for, and the router; confined to this verticle's context. */
   private LiveManifest.Revision routed;
   private Router router;
@@ -108,6 +116,7 @@ public final class IngressVerticle extends VerticleBase {
     this.live = live;
     this.manifest = live.current().manifest();
     this.port = port;
+    this.host = manifest.server().host();
     this.limits = limits;
   }
 
@@ -122,6 +131,17 @@ public final class IngressVerticle extends VerticleBase {
    */
   public IngressVerticle modules(List<RouteModule> modules) {
     this.modules = List.copyOf(modules);
+    return this;
+  }
+
+  /**
+   * Listens on {@code host} (an interface's address or name; {@code 0.0.0.0} for all, the default:
+   * the manifest's {@code server.host}); before deploying. Null keeps the manifest's.
+   */
+  public IngressVerticle host(String host) {
+    if (host != null && !host.isBlank()) {
+      this.host = host.strip();
+    }
     return this;
   }
 
@@ -140,6 +160,14 @@ public final class IngressVerticle extends VerticleBase {
     this.dashboard = dashboard;
     this.events = new EventStreamHandler(vertx.eventBus(), manifest.routing().margins().statusTimeoutMs(),
         EventStreamHandler.DEFAULT_MAX_STREAMS);
+    this.revocations = new Revocations(() -> live.current().tenants());
+    // Published after each reload attempt, once the new revision serves: streams whose key it revoked end.
+    vertx.eventBus().localConsumer(Addresses.MANIFEST_EVENTS, m -> {
+      int ended = revocations.recheck();
+      if (ended > 0) {
+        log.info("ended {} event stream(s) whose key the reload revoked", ended);
+      }
+    });
     router();
     count = connectionCount();
     guard = new ConnectionGuard(vertx, limits, count, metrics, Ticker.SYSTEM, req -> modules.stream().anyMatch(m -> m.pacesBody(req)));
@@ -156,7 +184,7 @@ public final class IngressVerticle extends VerticleBase {
             router().handle(req);
           }
         }));
-    return server.listen(port).onSuccess(s -> {
+    return server.listen(port, host).onSuccess(s -> {
       if (port == 0) {
         counts().put(s.actualPort(), count);
       }
@@ -182,7 +210,7 @@ public final class IngressVerticle extends VerticleBase {
     Router router = Router.router(vertx);
     long body = limits.maxBodyBytes();
     long grace = margins.ingressGraceMs();
-    TenantAuth auth = new TenantAuth(tenants, metrics);
+    TenantAuth auth = new TenantAuth(tenants, metrics, revocations);
     // The trace first, so that even a request the guards refuse has its span and its X-Trace-Id.
     TraceHandler trace = new TraceHandler(tracing);
     router.route("/v1/*").handler(trace);
@@ -206,14 +234,15 @@ public final class IngressVerticle extends VerticleBase {
     modules.forEach(m -> m.mount(router, mount));
     router.get("/health/live").handler(ctx -> ctx.response().putHeader("content-type", "application/json")
         .end(new JsonObject().put("status", "live").toBuffer()));
-    router.get("/health/ready").handler(new HealthHandler(bus, margins.healthTimeoutMs()));
-    router.get("/metrics").handler(ctx -> ctx.response()
+    router.get("/health/ready").handler(new HealthHandler(bus, margins.healthTimeoutMs(), auth));
+    // Per-tenant figures: an admin's to read once tenants exist (a scraper gets an admin key).
+    router.get("/metrics").handler(auth.operatorData()).handler(ctx -> ctx.response()
         .putHeader("content-type", "text/plain; version=0.0.4; charset=utf-8")
         .end(metrics.scrape()));
     // It names every tenant, its region and its key references: an admin's to read once tenants exist.
     router.get("/manifest").handler(auth.admin()).handler(this::manifest);
     // Drills, reloads, the live feed and the dashboard: everything that acts or tells is under /admin/.
-    AdminRoutes.mount(router, bus, margins, manifest.routing().maxBudgetMs(), dashboard, events);
+    AdminRoutes.mount(router, bus, auth, margins, manifest.routing().maxBudgetMs(), dashboard, events);
     router.errorHandler(400, Problems::malformedUri);
     router.errorHandler(404, ctx -> Problems.status(ctx.response(), 404, "Not Found", "no route " + ctx.request().path(), null));
     router.errorHandler(405, ctx -> Problems.status(ctx.response(), 405, "Method Not Allowed",

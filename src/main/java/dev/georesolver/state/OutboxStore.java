@@ -3,6 +3,7 @@ package dev.georesolver.state;
 import dev.georesolver.bus.Correction;
 import dev.georesolver.bus.Page;
 import dev.georesolver.state.rules.Cursors;
+import dev.georesolver.state.rules.OutboxRetention;
 import dev.georesolver.state.tables.Entry;
 import dev.georesolver.state.tables.Log;
 import dev.georesolver.state.tables.Table;
@@ -20,7 +21,8 @@ import java.util.Objects;
 /**
  * The corrections outbox over {@link Tables}: a log in the queue's group whose entry numbers are the
  * cursors consumers page with, the answers already corrected (no key is corrected twice for one
- * answer), and the named delivery cursors of its consumers (webhooks). Use from the state verticle's
+ * answer), and the named delivery cursors of its consumers (webhooks). Entries are kept for their
+ * retention ({@link OutboxRetention}) and trimmed by housekeeping. Use from the state verticle's
  * context.
  */
 final class OutboxStore implements StateStore.Outbox {
@@ -87,6 +89,34 @@ final class OutboxStore implements StateStore.Outbox {
       x.put(CURSORS, name, cursor.getBytes(StandardCharsets.UTF_8), Map.of());
       return Future.succeededFuture();
     });
+  }
+
+  /**
+   * Trims the outbox's oldest entries past their retention ({@link OutboxRetention}), looking at
+   * most {@code slice} entries; how many were removed.
+   */
+  Future<Integer> trim(long nowMs, int slice) {
+    return tables.transact(x -> x.read(OUTBOX, 0, slice).map(entries -> {
+      List<OutboxRetention.Aged> aged = new ArrayList<>(entries.size());
+      for (Entry e : entries) {
+        aged.add(new OutboxRetention.Aged(e.seq(), correctedAt(e)));
+      }
+      long through = OutboxRetention.trimThrough(aged, nowMs, OutboxRetention.KEEP_MS);
+      if (through > 0) {
+        x.trim(OUTBOX, through);
+      }
+      return (int) aged.stream().filter(a -> a.seq() <= through).count();
+    }));
+  }
+
+  /** When an entry's correction was made, or -1 when it does not say. */
+  private static long correctedAt(Entry e) {
+    try {
+      Object at = new JsonObject(e.text()).getValue("corrected_at_ms");
+      return at instanceof Number n ? n.longValue() : -1;
+    } catch (RuntimeException bad) {
+      return -1;
+    }
   }
 
   /** Forgets answers corrected more than {@link #CORRECTED_KEEP_MS} ago, at most {@code slice}; how many. */

@@ -92,13 +92,15 @@ public final class TablesStore implements StateStore {
   }
 
   /**
-   * One housekeeping step: done items past their keep, answers corrected long ago. Bounded, so it
+   * One housekeeping step: done items past their keep, answers corrected long ago, outbox entries
+   * past their retention. Bounded, so it
    * never holds the store for long.
    *
    * @return the rows removed
    */
   public Future<Integer> housekeeping() {
-    return debts.prune(PRUNE_SLICE).compose(a -> outbox.prune(clock.millis(), PRUNE_SLICE).map(b -> a + b));
+    return debts.prune(PRUNE_SLICE).compose(a -> outbox.prune(clock.millis(), PRUNE_SLICE).map(b -> a + b))
+        .compose(ab -> outbox.trim(clock.millis(), PRUNE_SLICE).map(c -> ab + c));
   }
 
   /** Brings the cache logs back toward {@code maxEntries} each, a slice at a time; whether more is over. */

@@ -18,8 +18,17 @@ public record Tenant(String id, Set<String> intents, boolean admin, String stric
   /** The id of every request when no tenants are configured. */
   public static final String PUBLIC_ID = "public";
 
-  /** The tenant of every request when no tenants are configured: every intent, admin, no residency. */
+  /**
+   * The tenant of a request from this machine when no tenants are configured: every intent, admin,
+   * no residency.
+   */
   public static final Tenant PUBLIC = new Tenant(PUBLIC_ID, null, true, null);
+
+  /**
+   * The tenant of a request from elsewhere when no tenants are configured: every intent, no
+   * residency, and no admin (with no admin key configured, the admin surface answers only on loopback).
+   */
+  public static final Tenant PUBLIC_REMOTE = new Tenant(PUBLIC_ID, null, false, null);
 
   public Tenant {
     intents = intents == null ? null : Set.copyOf(intents);

@@ -66,6 +66,15 @@ public final class Tenants {
 
   /** The manifest's tenants, their buckets timed by {@code ticker}; {@link #open()} when it configures none. */
   public static Tenants of(Manifest m, Ticker ticker) {
+    return of(m, ticker, OPEN);
+  }
+
+  /**
+   * The manifest's tenants after a reload from {@code before}: a tenant whose rate limit and burst
+   * are unchanged keeps its bucket as it is (a reload refills nobody's bucket); a new tenant, or
+   * one whose limit changed, starts with a full one.
+   */
+  public static Tenants of(Manifest m, Ticker ticker, Tenants before) {
     if (!m.tenantsConfigured()) {
       return OPEN;
     }
@@ -78,7 +87,9 @@ public final class Tenants {
       Verdict.Admitted admitted = new Verdict.Admitted(t);
       m.tenantKeys(t.id()).forEach(d -> entries.add(new Entry(d, admitted)));
       if (c.rateLimitPerS() > 0) {
-        buckets.put(t.id(), new TokenBucket(c.rateLimitPerS(), c.burst(), ticker));
+        TokenBucket kept = before == null ? null : before.buckets.get(t.id());
+        buckets.put(t.id(), kept != null && kept.sameLimit(c.rateLimitPerS(), c.burst())
+            ? kept : new TokenBucket(c.rateLimitPerS(), c.burst(), ticker));
       }
     }
     return new Tenants(entries, byId, true, buckets);
@@ -121,9 +132,32 @@ public final class Tenants {
     return found;
   }
 
+  /**
+   * The tenant whose key this is, or null (also for no key, and always without tenants); takes
+   * nothing from any rate limit. For deciding what an answer shows, never for admitting a request.
+   */
+  public Tenant identify(String key) {
+    if (!configured || key == null || key.isEmpty()) {
+      return null;
+    }
+    return identify(KeyDigest.sha256(key));
+  }
+
+  /** As {@link #identify(String)}, from the key's sha256 (what a long-lived stream keeps of its key). */
+  public Tenant identify(byte[] sha256) {
+    if (!configured) {
+      return null;
+    }
+    Verdict.Admitted found = authenticate(sha256);
+    return found == null ? null : found.tenant();
+  }
+
   /** The verdict for the tenant whose key this is, or null; every digest under its prefix is compared, whatever matches first. */
   private Verdict.Admitted authenticate(String key) {
-    byte[] presented = KeyDigest.sha256(key);
+    return authenticate(KeyDigest.sha256(key));
+  }
+
+  private Verdict.Admitted authenticate(byte[] presented) {
     int at = Arrays.binarySearch(prefixes, KeyDigest.prefixOf(presented));
     if (at < 0) {
       return null;

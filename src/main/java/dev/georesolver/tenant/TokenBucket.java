@@ -11,6 +11,7 @@ public final class TokenBucket {
 
   private static final double NANOS_PER_S = 1e9;
 
+  private final double ratePerS;
   private final double ratePerNano;
   private final double burst;
   private final Ticker ticker;
@@ -27,6 +28,7 @@ public final class TokenBucket {
     if (!(ratePerS > 0) || burst < 1) {
       throw new IllegalArgumentException("a bucket needs a rate > 0 and a burst >= 1");
     }
+    this.ratePerS = ratePerS;
     this.ratePerNano = ratePerS / NANOS_PER_S;
     this.burst = burst;
     this.ticker = ticker;
@@ -51,5 +53,10 @@ public final class TokenBucket {
       return 0;
     }
     return Math.max(1, (long) Math.ceil((1 - tokens) / ratePerNano));
+  }
+
+  /** Whether this bucket has that rate and size (so a reload that changes neither keeps it). */
+  public boolean sameLimit(double ratePerS, int burst) {
+    return this.ratePerS == ratePerS && this.burst == burst;
   }
 }

@@ -72,6 +72,13 @@ class MarginsAndServerConfigTest {
   }
 
   @Test
+  @DisplayName("server.host is the address listened on: every interface by default")
+  void serverHost() throws Exception {
+    assertThat(load("", "").server().host()).isEqualTo("0.0.0.0");
+    assertThat(load("", "server: { host: \"127.0.0.1\" }\n").server().host()).isEqualTo("127.0.0.1");
+  }
+
+  @Test
   @DisplayName("a request line too short for the longest address is refused in the manifest")
   void requestLineFloor() {
     ManifestException e = catchThrowableOfType(ManifestException.class,

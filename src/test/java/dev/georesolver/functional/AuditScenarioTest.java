@@ -175,7 +175,7 @@ class AuditScenarioTest {
     assertProblem(get(s, "/v1/audit?from=2026-12-02T00:00:00Z&to=2026-12-01T00:00:00Z", ACME, null), 400, "to");
     assertProblem(get(s, "/v1/audit?tenant=NOT%20A%20TENANT", ROOT, null), 400, "tenant");
 
-    assertThat(get(s, "/metrics", null, null).bodyAsString()).contains("georesolver_audit_records_total{result=\"written\"} 8.0")
+    assertThat(get(s, "/metrics", ROOT, null).bodyAsString()).contains("georesolver_audit_records_total{result=\"written\"} 8.0")
         .contains("georesolver_audit_records_total{result=\"dropped\"} 0.0");
     assertThat(get(s, "/manifest", ROOT, null).bodyAsJsonObject().getJsonObject("manifest").getJsonObject("audit").getString("level"))
         .isEqualTo("fallbacks");
@@ -229,7 +229,7 @@ class AuditScenarioTest {
         assertThat(s.geocode(i + " Outage Lane").await().bodyAsJsonObject().getBoolean("degraded")).isTrue();
       }
       Thread.sleep(300);
-      String during = get(s, "/metrics", null, null).bodyAsString();
+      String during = get(s, "/metrics", ROOT, null).bodyAsString();
       assertThat(metric(during, "retried")).as(during).isPositive();
       redis.restart();
 
@@ -237,7 +237,7 @@ class AuditScenarioTest {
       long dropped = 0;
       for (int i = 0; i < 200 && written + dropped < 8; i++) {
         Thread.sleep(50);
-        String m = get(s, "/metrics", null, null).bodyAsString();
+        String m = get(s, "/metrics", ROOT, null).bodyAsString();
         written = (long) metric(m, "written");
         dropped = (long) metric(m, "dropped");
       }

@@ -44,7 +44,7 @@ class DrillScenarioTest {
   }
 
   private static HttpResponse<Buffer> post(Stack s, String path) {
-    return s.client.post(s.port, "localhost", path).send().await();
+    return s.client.post(s.port, "localhost", path).putHeader("X-Requested-By", "test").send().await();
   }
 
   private static JsonObject geocode(Stack s, String q) {

@@ -73,7 +73,7 @@ class OperatorFeedScenarioTest {
       assertThat(before.getJsonObject("window").getDouble("refusal_rate")).isEqualTo(0.0);
       assertThat(before.getJsonObject("window").getJsonObject("latency_ms").getDouble("p50")).isNotNull();
 
-      s.client.post(s.port, "localhost", "/admin/tiers/primary/force-open").send().await();
+      s.client.post(s.port, "localhost", "/admin/tiers/primary/force-open").putHeader("X-Requested-By", "test").send().await();
       JsonObject breaker = feed.await("breaker", WAIT).data();
       assertThat(breaker.getMap()).containsEntry("tier", "primary").containsEntry("from", "closed").containsEntry("to", "forced_open")
           .containsEntry("reason", "force_open");

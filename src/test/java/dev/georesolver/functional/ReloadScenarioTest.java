@@ -61,7 +61,7 @@ class ReloadScenarioTest {
   }
 
   private static HttpResponse<Buffer> post(Stack s, String path, String bearer) {
-    HttpRequest<Buffer> r = s.client.post(s.port, "localhost", path);
+    HttpRequest<Buffer> r = s.client.post(s.port, "localhost", path).putHeader("X-Requested-By", "test");
     if (bearer != null) {
       r.putHeader("Authorization", "Bearer " + bearer);
     }

@@ -86,7 +86,7 @@ class ReloadUnderLoadTest {
       Thread.sleep(50);
       ReloadScenarioTest.replace(f, yaml(k, a, b, x));
       begun.incrementAndGet();
-      HttpResponse<Buffer> r = s.client.post(s.port, "localhost", "/admin/reload").send().await();
+      HttpResponse<Buffer> r = s.client.post(s.port, "localhost", "/admin/reload").putHeader("X-Requested-By", "test").send().await();
       assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(200);
       JsonObject status = r.bodyAsJsonObject();
       assertThat(status.getJsonObject("last_attempt").getString("outcome")).isEqualTo("applied");

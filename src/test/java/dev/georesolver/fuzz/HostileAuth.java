@@ -69,6 +69,9 @@ final class HostileAuth {
       case ADMIN -> keyHeader(admin, r);
       case WRONG -> keyHeader(wrong(r), r);
       case MALFORMED -> malformed(r);
+      case ADMIN_BASIC -> basic(admin, r);
+      case UNMARKED -> keyHeader(admin, r);
+      case AFAR -> null;
     };
   }
 
@@ -122,7 +125,8 @@ final class HostileAuth {
     Sent sent = r.nextBoolean() ? Sent.VALID : pickSent(r);
     String header = header(sent, r);
     String h = header == null ? "" : header;
-    return switch (r.nextInt(6)) {
+    return switch (r.nextInt(8)) {
+      case 6, 7 -> adminSurface(i, r);
       case 0, 1 -> {
         String method = r.nextInt(3) == 0 ? "POST" : "GET";
         String path = adminPaths[r.nextInt(adminPaths.length)];
@@ -142,6 +146,7 @@ final class HostileAuth {
           case NOTHING -> null;
           case WRONG -> wrong(r);
           case MALFORMED -> new String[] {"", "%00", "%ZZ", valid + "%0D%0AX-Injected:+1", valid + "%00"}[r.nextInt(5)];
+          case ADMIN_BASIC, UNMARKED, AFAR -> null;
         };
         String q = "/maps/api/geocode/json?address=" + r.nextInt(100_000) + "+Main+Street%2C+Lyon%2C+France" + (key == null ? ""
             : "&key=" + (param == Sent.MALFORMED ? key : URLEncoder.encode(key, StandardCharsets.UTF_8)));
@@ -153,6 +158,50 @@ final class HostileAuth {
           "/search?format=jsonv2&q=" + r.nextInt(100_000) + "+Main+Street%2C+Lyon%2C+France", h, sent);
     };
   }
+
+  /** An admin key as HTTP Basic credentials (user name, or none, and the key as password; or the key as user name). */
+  private static String basic(String key, SplittableRandom r) {
+    String pair = switch (r.nextInt(3)) {
+      case 0 -> "admin:" + key;
+      case 1 -> ":" + key;
+      default -> key + ":";
+    };
+    return "Authorization: Basic " + Base64.getEncoder().encodeToString(pair.getBytes(StandardCharsets.UTF_8)) + "\r\n";
+  }
+
+  /**
+   * The admin surface as a browser could reach it: commands with the admin's key as cached Basic
+   * credentials, or without the header a page on another site cannot add; commands sent on
+   * purpose; {@code /metrics} and {@code /health/ready} with every kind of key.
+   */
+  private Case adminSurface(long i, SplittableRandom r) {
+    String command = COMMANDS[r.nextInt(COMMANDS.length)];
+    return switch (r.nextInt(5)) {
+      case 0 -> request(i, "admin surface: command with Basic admin credentials", "POST", command,
+          basic(admin, r) + (r.nextBoolean() ? "X-Requested-By: x\r\n" : ""), Sent.ADMIN_BASIC);
+      case 1 -> request(i, "admin surface: command with the admin key, unmarked", "POST", command,
+          keyHeader(admin, r) + UNMARKED_TYPES[r.nextInt(UNMARKED_TYPES.length)], Sent.UNMARKED);
+      case 2 -> request(i, "admin surface: command sent on purpose", "POST", command,
+          keyHeader(admin, r) + (r.nextBoolean() ? "X-Requested-By: fuzz\r\n" : "Content-Type: application/json\r\n"), Sent.ADMIN);
+      case 3 -> {
+        Sent sent = r.nextInt(4) == 0 ? Sent.ADMIN_BASIC : pickSent(r);
+        String h = header(sent, r);
+        yield request(i, "admin surface: operator data, key " + sent, "GET", r.nextBoolean() ? "/metrics" : "/health/ready",
+            h == null ? "" : h, sent);
+      }
+      default -> request(i, "admin surface: reading with Basic admin credentials", "GET",
+          r.nextBoolean() ? "/manifest" : "/dashboard/", basic(admin, r), Sent.ADMIN_BASIC);
+    };
+  }
+
+  /** Commands of the admin surface; the tier is the fuzz's stand-in provider. */
+  static final String[] COMMANDS = {"/admin/reload", "/admin/tiers/hostile/force-closed", "/admin/tiers/hostile/release",
+      "/admin/tiers/nope/force-open", "/admin//reload", "/admin/tiers/hostile/release?x=1"};
+
+  /** Content types a page on another site may send without asking first, or none. */
+  static final String[] UNMARKED_TYPES = {"", "Content-Type: text/plain\r\n", "Content-Type: application/x-www-form-urlencoded\r\n",
+      "Content-Type: multipart/form-data; boundary=x\r\n", "Content-Type: text/plain; application/json\r\n",
+      "X-Requested-By:\r\n", "X-Requested-By: \t\r\n"};
 
   private Case request(long i, String kind, String method, String target, String headers, Sent sent) {
     String head = method + " " + target + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n" + headers;

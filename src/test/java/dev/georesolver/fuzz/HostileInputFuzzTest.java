@@ -147,8 +147,8 @@ class HostileInputFuzzTest {
   @DisplayName("hostile requests against a misbehaving provider: no 5xx, problems name fields, answers in budget, no key leaked, memory bounded, still serving")
   void fuzz(Vertx vertx) throws Exception {
     long seed = seed();
-    HostileRequests requests = new HostileRequests(seed, BUDGET_MS, MAX_BUDGET_MS);
-    fuzz(vertx, seed, count(DEFAULT_COUNT), "", requests::generate, null);
+    HostileAdmin requests = new HostileAdmin(seed, new HostileRequests(seed, BUDGET_MS, MAX_BUDGET_MS), BUDGET_MS);
+    fuzz(vertx, seed, count(DEFAULT_COUNT), "", requests::generate, null, null);
   }
 
   @Test
@@ -157,7 +157,8 @@ class HostileInputFuzzTest {
     long seed = seed();
     HostileAuth auth = new HostileAuth(seed, new HostileRequests(seed, BUDGET_MS, MAX_BUDGET_MS), TENANT_KEY, LIMITED_KEY, ADMIN_KEY,
         BUDGET_MS);
-    fuzz(vertx, seed, count(DEFAULT_TENANT_COUNT), TENANTS, auth::generate, "Authorization: Bearer " + TENANT_KEY + "\r\n");
+    fuzz(vertx, seed, count(DEFAULT_TENANT_COUNT), TENANTS, auth::generate, "Authorization: Bearer " + TENANT_KEY + "\r\n",
+        "Authorization: Bearer " + ADMIN_KEY + "\r\n");
   }
 
   /**
@@ -165,8 +166,9 @@ class HostileInputFuzzTest {
    *
    * @param tenants the manifest's tenants block, or "" for open access
    * @param keyHeader the header line of a valid key for the run's own probes, or null without tenants
+   * @param adminHeader the header line of an admin's key for the run's reads of /metrics, or null without tenants
    */
-  private void fuzz(Vertx vertx, long seed, int count, String tenants, LongFunction<Case> cases, String keyHeader)
+  private void fuzz(Vertx vertx, long seed, int count, String tenants, LongFunction<Case> cases, String keyHeader, String adminHeader)
       throws Exception {
     Long only = Long.getLong("fuzz.only");
     System.out.printf("fuzz: seed=%d count=%d%s%s (replay: -Dfuzz.seed=%d)%n", seed, count, tenants.isEmpty() ? "" : " with tenants",
@@ -196,7 +198,7 @@ class HostileInputFuzzTest {
       long peakBefore = heap.peakAfterGc();
       heap.reset();
       long rssBefore = rssKb();
-      int metricsBefore = RawHttp.exchange(port, RawHttp.get("/metrics")).body().length();
+      int metricsBefore = RawHttp.exchange(port, keyed(RawHttp.get("/metrics"), adminHeader)).body().length();
 
       HostileConnections hostile = new HostileConnections(port, HEADER_TIMEOUT_MS + 3000);
       Run run = only != null ? run(cases, port, only, only + 1, keyHeader != null) : run(cases, port, 0, count, keyHeader != null);
@@ -205,7 +207,7 @@ class HostileInputFuzzTest {
       long peakDuring = heap.peakAfterGc();
       long heapAfter = heapAfterGc();
       long rssAfter = rssKb();
-      int metricsAfter = RawHttp.exchange(port, RawHttp.get("/metrics")).body().length();
+      int metricsAfter = RawHttp.exchange(port, keyed(RawHttp.get("/metrics"), adminHeader)).body().length();
       System.out.printf("fuzz: %d requests in %d ms; statuses %s; provider %s; %d hostile connections held; heap %+d KB"
               + " after GC (peak after a collection during the run %+d KB, %d collections); RSS %+d KB; /metrics %+d bytes;"
               + " %d log events%n",
@@ -229,7 +231,9 @@ class HostileInputFuzzTest {
       assertThat(last.json().getString("status")).isEqualTo("resolved");
       assertThat(RawHttp.exchange(stack.port, RawHttp.get("/health/live")).status()).isEqualTo(200);
       for (String path : List.of("/metrics", "/manifest", "/health/ready")) {
-        assertThat(RawHttp.exchange(port, RawHttp.get(path)).toString()).as(path).doesNotContain(SECRET);
+        RawHttp.Response seen = RawHttp.exchange(port, keyed(RawHttp.get(path), adminHeader));
+        assertThat(seen.status()).as(path + " read by an operator").isIn(200, 503);
+        assertThat(seen.toString()).as(path).doesNotContain(SECRET);
       }
       assertThat(openConnections(metrics)).as("every connection is given back").isZero();
     }
@@ -365,6 +369,7 @@ class HostileInputFuzzTest {
     if (tenants) {
       tenantChecks(seed, c, r, shown, run);
     }
+    adminChecks(seed, c, r, shown, run, tenants);
     if (r.status() >= 500 && !compatibleOutage(c, r)) {
       run.fail(seed, c, "a 5xx", shown);
     }
@@ -406,7 +411,7 @@ class HostileInputFuzzTest {
     if (!c.sent().authenticates() && path.startsWith("/maps/") && r.body().contains("\"status\":\"OK\"")) {
       run.fail(seed, c, "a Google answer without a tenant's key", shown);
     }
-    if (c.sent() != Sent.ADMIN && ok && (path.startsWith("/admin") || path.startsWith("/v1/reconcile") || path.equals("/manifest"))) {
+    if (!c.sent().admin() && ok && (path.startsWith("/admin") || path.startsWith("/v1/reconcile") || path.equals("/manifest"))) {
       run.fail(seed, c, "an admin route answered a key that is not an admin's", shown);
     }
     if (r.status() == 401 && !compatible(path) && r.header("www-authenticate") == null) {
@@ -414,6 +419,42 @@ class HostileInputFuzzTest {
     }
     if (r.status() == 429 && r.header("retry-after") == null) {
       run.fail(seed, c, "a 429 without Retry-After", shown);
+    }
+  }
+
+  /**
+   * What the admin surface must never do, with tenants or without: carry out a command a browser
+   * could have sent by itself (Basic credentials, no {@code X-Requested-By} nor JSON), answer a
+   * caller that is not local while no admin key is configured, show {@code /metrics} to anyone but
+   * an admin once tenants exist, or show {@code /health/ready}'s detail to anyone but an operator.
+   */
+  private static void adminChecks(long seed, Case c, RawHttp.Response r, String shown, Run run, boolean tenants) {
+    String path = normalized(c.path());
+    boolean ok = r.status() >= 200 && r.status() < 300;
+    boolean adminPath = path.startsWith("/admin") || path.startsWith("/v1/reconcile") || path.equals("/manifest")
+        || path.startsWith("/dashboard");
+    boolean command = !List.of("GET", "HEAD", "OPTIONS").contains(c.method());
+    if (adminPath && ok && command && (c.sent() == Sent.ADMIN_BASIC || c.sent() == Sent.UNMARKED)) {
+      run.fail(seed, c, "an admin command a browser could have sent by itself was carried out", shown);
+    }
+    if (adminPath && ok && c.sent() == Sent.AFAR) {
+      run.fail(seed, c, "with no admin key configured, an admin route answered a caller that is not local", shown);
+    }
+    if (tenants && path.equals("/metrics") && ok && !c.sent().admin()) {
+      run.fail(seed, c, "/metrics answered a key that is not an admin's", shown);
+    }
+    boolean operator = tenants ? c.sent().admin() : c.sent() != Sent.AFAR;
+    if (path.equals("/health/ready") && (r.status() == 200 || r.status() == 503) && !operator) {
+      JsonObject j;
+      try {
+        j = r.json();
+      } catch (DecodeException e) {
+        run.fail(seed, c, "a readiness answer that is not JSON", shown);
+        return;
+      }
+      if (!j.fieldNames().equals(java.util.Set.of("ready"))) {
+        run.fail(seed, c, "readiness detail shown to a caller that is not an operator", shown);
+      }
     }
   }
 

@@ -35,6 +35,17 @@ final class HostileRequests {
       this(index, kind, bytes, budgetMs, complete, Sent.NOTHING);
     }
 
+    /** The request line's method, or "" when there is none. */
+    String method() {
+      int n = Math.min(bytes.length, 16);
+      for (int k = 0; k < n; k++) {
+        if (bytes[k] == ' ') {
+          return new String(bytes, 0, k, StandardCharsets.ISO_8859_1);
+        }
+      }
+      return "";
+    }
+
     /** The path of the request line's target (before any query), or "" when there is no request line. */
     String path() {
       String head = new String(bytes, 0, Math.min(bytes.length, 20_000), StandardCharsets.ISO_8859_1);
@@ -84,11 +95,25 @@ final class HostileRequests {
     /** A key no tenant has: near misses of a real one, and inventions. */
     WRONG,
     /** A key header that does not carry a usable key, or carries a wrong one before a right one. */
-    MALFORMED;
+    MALFORMED,
+    /** An admin tenant's key as HTTP Basic credentials, which a browser keeps: enough to read the admin surface, never to change it. */
+    ADMIN_BASIC,
+    /**
+     * A command to the admin surface (POST) without {@code X-Requested-By} or a JSON content type, as
+     * a page on another site can send one: with an admin's Bearer key when tenants exist.
+     */
+    UNMARKED,
+    /** Without tenants: an admin request that came through a proxy or names another host (DNS rebinding): not local. */
+    AFAR;
 
     /** Whether the request authenticates as some tenant. */
     boolean authenticates() {
-      return this == VALID || this == LIMITED || this == ADMIN;
+      return this == VALID || this == LIMITED || this == ADMIN || this == ADMIN_BASIC || this == UNMARKED;
+    }
+
+    /** Whether it presents an admin tenant's key in some form. */
+    boolean admin() {
+      return this == ADMIN || this == ADMIN_BASIC || this == UNMARKED;
     }
   }
 

@@ -15,6 +15,7 @@ import dev.georesolver.bus.StoredAnswer;
 import dev.georesolver.state.AuditReader;
 import dev.georesolver.state.StateStore;
 import dev.georesolver.state.TablesStore;
+import dev.georesolver.state.rules.OutboxRetention;
 import dev.georesolver.support.FakeClock;
 import dev.georesolver.support.OnContext;
 import io.vertx.core.Future;
@@ -163,6 +164,38 @@ public abstract class StateStoreContract {
     assertThat(empty.corrections()).isEmpty();
     assertThat(empty.next()).as("an empty page keeps the cursor").isEqualTo(cursor);
     assertThat(call(() -> store.corrections().head())).isEqualTo(cursor);
+  }
+
+  @Test
+  @DisplayName("the outbox keeps a correction 30 days: housekeeping trims older ones, the head and the numbering stay, old cursors resume")
+  void outboxTrimmedByRetention() {
+    enqueue(d("a", 100, 1000));
+    LeasedDebt a = lease("r1", 1).get(0);
+    Settled old = call(() -> q().correct("r1", a, repair(now(), null)));
+    clock.advanceMs(OutboxRetention.KEEP_MS - 10);
+    enqueue(d("b", 100, now()));
+    LeasedDebt b = lease("r1", 1).get(0);
+    Settled recent = call(() -> q().correct("r1", b, repair(now(), null)));
+    housekeepingDone();
+    assertThat(call(() -> store.corrections().page(null, 10)).corrections()).as("nothing past its retention yet").hasSize(2);
+    clock.advanceMs(11);
+    housekeepingDone();
+    assertThat(call(() -> store.corrections().page(null, 10)).corrections()).extracting(c -> c.getString("correction_id"))
+        .containsExactly(recent.correction().correctionId());
+    assertThat(call(() -> store.corrections().page(old.correction().cursor(), 10)).corrections()).hasSize(1);
+    assertThat(call(() -> store.corrections().head())).isEqualTo(recent.correction().cursor());
+    enqueue(d("c", 100, now()));
+    LeasedDebt c = lease("r1", 1).get(0);
+    Settled next = call(() -> q().correct("r1", c, repair(now(), null)));
+    assertThat(Long.parseLong(next.correction().cursor())).as("numbering goes on")
+        .isGreaterThan(Long.parseLong(recent.correction().cursor()));
+  }
+
+  /** Housekeeping steps until one removes nothing (each step is bounded). */
+  private void housekeepingDone() {
+    for (int k = 0; k < 100 && call(() -> store.housekeeping()) > 0; k++) {
+      // another step
+    }
   }
 
   @Test
