@@ -54,6 +54,14 @@ public final class TestPki {
   }
 
   /**
+   * A certificate for a member of a mutual-TLS cluster, which is both server and client of its
+   * peers: common name {@code cn}, usable for server and client authentication.
+   */
+  public Issued member(String cn) throws IOException, InterruptedException {
+    return issue(cn, "extendedKeyUsage=serverAuth,clientAuth\n");
+  }
+
+  /**
    * Writes a new client certificate for {@code cn} over {@code into}, each file replaced by an
    * atomic rename, the key first: a watcher may see the new key with the old certificate for a
    * moment, which it must not take.
