@@ -4,6 +4,7 @@
 #   hop    — an ingress-only node forwarding over the clustered bus to a node running chain, tiers, state
 #            (ingress → chain crosses nodes, and the reply comes back),
 # alternating in each round, every node pinned to the same CPUs so the two share one CPU budget.
+# The nodes talk mutual TLS, as production runs (a CA and a certificate per node made with openssl in OUT).
 # Prints one result line per run and writes a markdown table to OUT/cluster.md.
 #
 #   scripts/bench/cluster-hop.sh --launch "java -jar target/georesolver.jar" --provider-port P [--cpus 1]
@@ -41,14 +42,27 @@ trap cleanup EXIT
 die() { printf 'cluster-hop.sh: %s\n' "$*" >&2; exit 1; }
 source "$ROOT/scripts/bench/lib.sh"   # port_free, pick_port, median, ratio, calc
 
+# The cluster's CA, made once; member NAME: a certificate for one node (server and client).
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$OUT/ca.key" -out "$OUT/ca.pem" -days 2 \
+  -subj "/CN=cluster-hop CA" -addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign,cRLSign 2>/dev/null \
+  || die "openssl could not make the cluster CA"
+member() {
+  printf 'extendedKeyUsage=serverAuth,clientAuth\n' >"$OUT/$1.ext"
+  openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$OUT/$1.key" -out "$OUT/$1.csr" -subj "/CN=$1" 2>/dev/null
+  openssl x509 -req -in "$OUT/$1.csr" -CA "$OUT/ca.pem" -CAkey "$OUT/ca.key" -set_serial "$RANDOM$RANDOM" -days 2 \
+    -out "$OUT/$1.pem" -extfile "$OUT/$1.ext" 2>/dev/null || die "openssl could not issue $1's certificate"
+}
+
 # node NAME CLUSTER ROLES HTTP_PORT HZ_PORT MEMBER_PORT: one clustered resolver on its own state file; sets LAST_PID.
 node() {
   local name=$1 cluster=$2 roles=$3 http=$4 hz=$5 member=$6
+  [ -f "$OUT/$name.pem" ] || member "$name"
   sed -e "s/PROVIDER_PORT/$PROVIDER_PORT/g" -e "s|STATE_PATH|$OUT/$name.db|" scripts/bench/manifest.yaml >"$OUT/$name.yaml"
   # shellcheck disable=SC2086
   taskset -c "$CPUS" $LAUNCH --manifest "$OUT/$name.yaml" --port "$http" --event-loops 1 --roles "$roles" \
     --cluster --cluster-name "$cluster" --cluster-host 127.0.0.1 --cluster-port "$hz" \
-    --cluster-members "127.0.0.1:$member" >"$OUT/$name.log" 2>&1 &
+    --cluster-members "127.0.0.1:$member" --cluster-cert "$OUT/$name.pem" --cluster-key "$OUT/$name.key" \
+    --cluster-ca "$OUT/ca.pem" >"$OUT/$name.log" 2>&1 &
   LAST_PID=$!
   PIDS+=("$LAST_PID")
 }

@@ -2,6 +2,7 @@ package dev.georesolver.audit;
 
 import dev.georesolver.state.rules.AuditChain;
 import dev.georesolver.bus.Addresses;
+import dev.georesolver.bus.Caller;
 import dev.georesolver.bus.FieldProblem;
 import dev.georesolver.config.TenantConfig;
 import dev.georesolver.web.Problems;
@@ -132,7 +133,8 @@ public final class AuditRoutes {
       ask.put("to_ms", q.toMs());
     }
     boolean ndjson = wantsNdjson(ctx.request().getHeader("Accept"));
-    bus.<JsonObject>request(Addresses.STATE_AUDIT_PAGE, ask, new DeliveryOptions().setSendTimeout(10_000))
+    // The partition feedTenant let this caller read, and no other: the store checks it again.
+    bus.<JsonObject>request(Addresses.STATE_AUDIT_PAGE, ask, Caller.tenant(q.tenant()).on(new DeliveryOptions().setSendTimeout(10_000)))
         .onSuccess(m -> answer(ctx.response(), m.body(), ndjson))
         .onFailure(t -> {
           if (!ctx.response().ended()) {

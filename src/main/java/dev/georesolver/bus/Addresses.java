@@ -325,7 +325,9 @@ public final class Addresses {
   /**
    * Page the outbox, request/reply. Body JSON {@code {"after": cursor|null, "limit"}}; reply
    * {@code {"corrections": [Correction JSON…], "next": cursor}}, oldest first; an empty page keeps
-   * the cursor. Fails with {@link FailureCode#BAD_REQUEST} for a cursor that is not one.
+   * the cursor. A tenant's caller ({@link Caller}) gets only its own corrections of the page, and
+   * {@code "scanned"}: how many entries the page read. Fails with {@link FailureCode#BAD_REQUEST}
+   * for a cursor that is not one.
    */
   public static final String STATE_CORRECTIONS_PAGE = "geocode.state.corrections.page";
 
@@ -514,6 +516,16 @@ public final class Addresses {
    * with tenants, a missing or unknown id is {@link FailureCode#BAD_REQUEST}.
    */
   public static final String TENANT_HEADER = "x-tenant";
+
+  /**
+   * Header on every {@code geocode.state.*} request but the status and the cache, with
+   * {@link #TENANT_HEADER}: {@code true} when the request acts for all tenants — an admin the
+   * ingress has authenticated as one, or the resolver's own work across tenants (the chain's audit
+   * and debt buffers, the reconciler, the batch worker, the corrections delivery). Without it a
+   * state request gets only the data of the tenant in {@link #TENANT_HEADER}, and a request with
+   * neither header is {@link FailureCode#FORBIDDEN}. Both are set through {@link Caller}.
+   */
+  public static final String ADMIN_HEADER = "x-admin";
 
   /**
    * The milliseconds left that a message carries in {@link #DEADLINE_HEADER}; 0 (spent) when the

@@ -141,7 +141,8 @@ public final class WriteBuffer<T> {
     List<T> batch = new ArrayList<>(pending.subList(0, n));
     pending.subList(0, n).clear();
     inFlight = true;
-    vertx.eventBus().request(address, message.apply(batch), dev.georesolver.bus.Node.of(vertx).to(address).setSendTimeout(10_000)).onComplete(ar -> {
+    // The resolver's own write, across tenants (the chain's audit and debts, the write-behind).
+    vertx.eventBus().request(address, message.apply(batch), Caller.SYSTEM.on(dev.georesolver.bus.Node.of(vertx).to(address).setSendTimeout(10_000))).onComplete(ar -> {
       inFlight = false;
       if (ar.failed()) {
         int room = Math.max(0, max - pending.size());

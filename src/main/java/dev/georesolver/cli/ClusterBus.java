@@ -6,9 +6,15 @@ import com.hazelcast.config.NetworkConfig;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
+import io.vertx.core.eventbus.EventBusOptions;
+import io.vertx.core.http.ClientAuth;
+import io.vertx.core.net.PemKeyCertOptions;
+import io.vertx.core.net.PemTrustOptions;
 import io.vertx.spi.cluster.hazelcast.ConfigUtil;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +27,15 @@ import java.util.Map;
  *
  * <p>The one class that names Hazelcast: {@code serve} reaches it only with {@code --cluster}, so a
  * process started without it loads no Hazelcast class and starts no member.
+ *
+ * <p>Trust between nodes: the event bus, which carries every message between nodes, runs over
+ * mutual TLS ({@link Tls}): each node presents a certificate and accepts a peer only when the
+ * peer's certificate is signed by the cluster's CA, both as a server (client authentication
+ * required) and as a client. Hazelcast (membership and the registry of which node consumes which
+ * address, no message bodies) has no authentication in its open-source edition, so it binds only
+ * the configured address ({@code hazelcast.socket.bind.any=false}) and its port must be reachable
+ * from the cluster's nodes only. A clustered start without certificates is refused
+ * ({@link #missing}) unless it is explicitly insecure, for local development.
  *
  * <p>Failure detection: a member that stops answering heartbeats (sent every second) is taken out
  * of the cluster after {@value #NO_HEARTBEAT_S} s, and with it its event-bus consumers; a system
@@ -40,8 +55,49 @@ final class ClusterBus {
    * @param host this member's address (Hazelcast and the event bus), or null for Hazelcast's choice
    * @param port this member's Hazelcast port
    * @param busPort the event bus's port, 0 for any free one
+   * @param tls the certificates for mutual TLS on the event bus, or null for a plaintext bus (only
+   *     with {@code --cluster-insecure})
    */
-  record Settings(String name, List<String> members, String host, int port, int busPort) {}
+  record Settings(String name, List<String> members, String host, int port, int busPort, Tls tls) {}
+
+  /**
+   * This node's certificate and key, and the CA whose signature a peer's certificate must carry:
+   * PEM files. Any certificate the CA signed is a member (the event bus checks no host name, since
+   * nodes reach each other by address), so the CA must sign cluster members only.
+   *
+   * @param cert this node's certificate chain (PEM), presented as server and as client
+   * @param key its private key (PEM, PKCS#8 or PKCS#1)
+   * @param ca the cluster CA's certificate (PEM): the only authority a peer is checked against
+   */
+  record Tls(Path cert, Path key, Path ca) {}
+
+  /**
+   * What a clustered start lacks to be secure, one entry per missing flag (empty when nothing is):
+   * the three certificate files, each readable, and {@code --cluster-host}, the one address
+   * Hazelcast and the event bus bind.
+   */
+  static List<String> missing(String cert, String key, String ca, String host) {
+    List<String> out = new ArrayList<>();
+    file(out, "--cluster-cert", "GEO_CLUSTER_CERT", "this node's certificate", cert);
+    file(out, "--cluster-key", "GEO_CLUSTER_KEY", "its private key", key);
+    file(out, "--cluster-ca", "GEO_CLUSTER_CA", "the cluster CA's certificate", ca);
+    if (host == null || host.isBlank()) {
+      out.add("--cluster-host (GEO_CLUSTER_HOST): the one address Hazelcast and the event bus bind");
+    }
+    return out;
+  }
+
+  private static void file(List<String> out, String flag, String env, String what, String value) {
+    if (value == null || value.isBlank()) {
+      out.add(flag + " (" + env + "): " + what + ", PEM");
+    } else if (!Files.isReadable(Path.of(value.strip()))) {
+      out.add(flag + " (" + env + "): " + what + ", PEM; '" + printable(value.strip()) + "' is not a readable file");
+    }
+  }
+
+  private static String printable(String s) {
+    return (s.length() > 200 ? s.substring(0, 200) + "..." : s).replaceAll("[^\\x20-\\x7e]", "?");
+  }
 
   private ClusterBus() {}
 
@@ -56,8 +112,24 @@ final class ClusterBus {
       options.getEventBusOptions().setHost(s.host());
     }
     options.getEventBusOptions().setPort(s.busPort());
+    if (s.tls() != null) {
+      mutualTls(options.getEventBusOptions(), s.tls());
+    }
     return Vertx.builder().with(options).withClusterManager(manager).buildClustered()
         .map(vertx -> new Joined(vertx, manager.getNodeId(), members(manager)));
+  }
+
+  /**
+   * Mutual TLS on the event bus: this node's certificate offered as server and as client, the
+   * cluster CA the only trust (no trust-all), and a client certificate required of every peer that
+   * connects.
+   */
+  static EventBusOptions mutualTls(EventBusOptions eb, Tls tls) {
+    return eb.setSsl(true)
+        .setKeyCertOptions(new PemKeyCertOptions().setCertPath(tls.cert().toString()).setKeyPath(tls.key().toString()))
+        .setTrustOptions(new PemTrustOptions().addCertPath(tls.ca().toString()))
+        .setTrustAll(false)
+        .setClientAuth(ClientAuth.REQUIRED);
   }
 
   /**
@@ -87,6 +159,9 @@ final class ClusterBus {
     property(c, "hazelcast.wait.seconds.before.join", "1");
     if (s.host() != null) {
       property(c, "hazelcast.local.localAddress", s.host());
+      // Listen on that address only, and connect out from it: not on every interface of the machine.
+      property(c, "hazelcast.socket.bind.any", "false");
+      property(c, "hazelcast.socket.client.bind.any", "false");
     }
     NetworkConfig n = c.getNetworkConfig();
     n.setPort(s.port()).setPortAutoIncrement(false);

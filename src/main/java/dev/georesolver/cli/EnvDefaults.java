@@ -23,6 +23,8 @@ import java.util.Map;
  *   <tr><td>{@code --cluster-members}, {@code --cluster-host}, {@code --cluster-port}, {@code --cluster-name},
  *       {@code --bus-port}</td><td>{@code GEO_CLUSTER_MEMBERS}, {@code GEO_CLUSTER_HOST}, {@code GEO_CLUSTER_PORT},
  *       {@code GEO_CLUSTER_NAME}, {@code GEO_BUS_PORT}</td></tr>
+ *   <tr><td>{@code --cluster-cert}, {@code --cluster-key}, {@code --cluster-ca}, {@code --cluster-insecure}</td>
+ *       <td>{@code GEO_CLUSTER_CERT}, {@code GEO_CLUSTER_KEY}, {@code GEO_CLUSTER_CA}, {@code GEO_CLUSTER_INSECURE} ({@code true})</td></tr>
  * </table>
  */
 final class EnvDefaults implements CommandLine.IDefaultValueProvider {
@@ -42,6 +44,10 @@ final class EnvDefaults implements CommandLine.IDefaultValueProvider {
       Map.entry("--cluster-host", "GEO_CLUSTER_HOST"),
       Map.entry("--cluster-port", "GEO_CLUSTER_PORT"),
       Map.entry("--cluster-name", "GEO_CLUSTER_NAME"),
+      Map.entry("--cluster-cert", "GEO_CLUSTER_CERT"),
+      Map.entry("--cluster-key", "GEO_CLUSTER_KEY"),
+      Map.entry("--cluster-ca", "GEO_CLUSTER_CA"),
+      Map.entry("--cluster-insecure", "GEO_CLUSTER_INSECURE"),
       Map.entry("--bus-port", "GEO_BUS_PORT"));
 
   private final Map<String, String> env;

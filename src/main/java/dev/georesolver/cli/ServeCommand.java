@@ -21,17 +21,20 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
 
 /**
  * {@code georesolver [serve] [--manifest F] [--port N] [--host ADDRESS] [--redis URL] [--event-loops N] [--log-format text|json]
  * [--roles R,...] [--cluster [--cluster-members H:P,...] [--cluster-host H] [--cluster-port P] [--cluster-name N]
- * [--bus-port P]]}: deploys the resolver and keeps running until the process is stopped. Flags win
+ * [--bus-port P] (--cluster-cert F --cluster-key F --cluster-ca F | --cluster-insecure)]}: deploys the resolver and keeps running until the process is stopped. Flags win
  * over the environment ({@code GEO_MANIFEST}, {@code GEO_PORT}, {@code GEO_REDIS_URL},
  * {@code GEO_EVENT_LOOPS}, {@code GEO_ROLES}, {@code GEO_CLUSTER}, {@code GEO_CLUSTER_*},
  * {@code GEO_BUS_PORT}). An invalid manifest, or a role set that cannot serve ({@link Role#cannotServe}),
- * stops it before anything listens, with exit status 2.
+ * stops it before anything listens, with exit status 2; so does a clustered start without the
+ * certificates for mutual TLS between nodes and {@code --cluster-host}
+ * ({@link ClusterBus#missing}), unless {@code --cluster-insecure} says it is for local development.
  */
 @Command(name = "serve", mixinStandardHelpOptions = true, versionProvider = Cli.Version.class,
     description = {"Runs the resolver: HTTP (/v1, the Nominatim and Google endpoints, /health, /metrics, /manifest) and the "
@@ -96,6 +99,23 @@ final class ServeCommand implements Callable<Integer> {
       description = "the cluster to join: only members of that name (GEO_CLUSTER_NAME; default georesolver)")
   String clusterName;
 
+  @Option(names = "--cluster-cert", paramLabel = "FILE",
+      description = "this node's certificate (PEM) for mutual TLS on the event bus between nodes (GEO_CLUSTER_CERT)")
+  String clusterCert;
+
+  @Option(names = "--cluster-key", paramLabel = "FILE",
+      description = "the private key (PEM) of --cluster-cert (GEO_CLUSTER_KEY)")
+  String clusterKey;
+
+  @Option(names = "--cluster-ca", paramLabel = "FILE",
+      description = "the cluster CA's certificate (PEM): only nodes whose certificate it signed are talked to (GEO_CLUSTER_CA)")
+  String clusterCa;
+
+  @Option(names = "--cluster-insecure",
+      description = "local development only: a plaintext, unauthenticated event bus between nodes, without certificates "
+          + "(GEO_CLUSTER_INSECURE=true)")
+  boolean clusterInsecure;
+
   @Option(names = "--bus-port", paramLabel = "PORT", defaultValue = "0",
       description = "the event bus's port between nodes (GEO_BUS_PORT; default: any free one)")
   int busPort;
@@ -128,8 +148,16 @@ final class ServeCommand implements Callable<Integer> {
         if (clusterPort < 1 || clusterPort > 65535 || busPort < 0 || busPort > 65535) {
           throw new IllegalArgumentException("--cluster-port must be in [1, 65535] and --bus-port in [0, 65535]");
         }
-        joining = new ClusterBus.Settings(ClusterBus.name(clusterName, context.env()), ClusterBus.members(clusterMembers),
-            clusterHost == null || clusterHost.isBlank() ? null : clusterHost.strip(), clusterPort, busPort);
+        List<String> members = ClusterBus.members(clusterMembers);
+        String refused = clusterTrust();
+        if (refused != null) {
+          context.err().println("georesolver: refusing to start: " + refused);
+          return Exit.USAGE;
+        }
+        joining = new ClusterBus.Settings(ClusterBus.name(clusterName, context.env()), members,
+            clusterHost == null || clusterHost.isBlank() ? null : clusterHost.strip(), clusterPort, busPort,
+            clusterInsecure ? null : new ClusterBus.Tls(Path.of(clusterCert.strip()), Path.of(clusterKey.strip()),
+                Path.of(clusterCa.strip())));
       }
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
@@ -163,9 +191,16 @@ final class ServeCommand implements Callable<Integer> {
       return Exit.SERVING;
     }
     ClusterBus.Settings s = joining;
+    if (s.tls() == null) {
+      log.warn("CLUSTER INSECURE (--cluster-insecure): the event bus between nodes is plaintext and unauthenticated, and "
+          + "Hazelcast binds {}: any process that reaches these ports can join, read every message and act as any tenant or "
+          + "admin. For local development only; give --cluster-cert, --cluster-key and --cluster-ca in production",
+          s.host() == null ? "every interface" : s.host());
+    }
     ClusterBus.join(vo, s).onSuccess(j -> {
-      log.info("joined cluster {} as node {} ({} member(s); Hazelcast {}:{}, event bus port {})", s.name(), j.nodeId(), j.members(),
-          s.host() == null ? "*" : s.host(), s.port(), s.busPort() == 0 ? "any" : s.busPort());
+      log.info("joined cluster {} as node {} ({} member(s); Hazelcast {}:{}, event bus port {}, {})", s.name(), j.nodeId(), j.members(),
+          s.host() == null ? "*" : s.host(), s.port(), s.busPort() == 0 ? "any" : s.busPort(),
+          s.tls() == null ? "PLAINTEXT" : "mutual TLS");
       Node.install(j.vertx(), new Node(true, j.nodeId(), running));
       start(j.vertx(), m, options);
     }).onFailure(t -> {
@@ -173,6 +208,27 @@ final class ServeCommand implements Callable<Integer> {
       System.exit(1);
     });
     return Exit.SERVING;
+  }
+
+  /**
+   * Why this clustered start may not go on, or null: without {@code --cluster-insecure} it needs
+   * the three certificate files and {@code --cluster-host} (every one missing is named); with it,
+   * none of the certificates (a start that gives both is ambiguous about what it wants).
+   */
+  private String clusterTrust() {
+    boolean anyTls = clusterCert != null || clusterKey != null || clusterCa != null;
+    if (clusterInsecure) {
+      return anyTls ? "--cluster-insecure turns TLS between nodes off: give it or the certificates (--cluster-cert, "
+          + "--cluster-key, --cluster-ca), not both" : null;
+    }
+    List<String> missing = ClusterBus.missing(clusterCert, clusterKey, clusterCa, clusterHost);
+    if (missing.isEmpty()) {
+      return null;
+    }
+    return "a clustered node talks to the others over mutual TLS only, and this start lacks:\n  "
+        + String.join("\n  ", missing)
+        + "\nsee docs/clusters-and-redis.md (certificates); --cluster-insecure runs a plaintext, unauthenticated cluster "
+        + "for local development only";
   }
 
   /** Deploys the resolver on {@code vertx}; a failed start ends the process (2 for a state file the operator must fix, else 1). */

@@ -10,6 +10,7 @@ import dev.georesolver.web.TenantAuth;
 import dev.georesolver.web.Revocations;
 import dev.georesolver.config.CorrectionsConfig;
 import dev.georesolver.state.rules.Debts;
+import dev.georesolver.bus.Caller;
 import dev.georesolver.state.rules.Cursors;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.DeliveryOptions;
@@ -106,7 +107,7 @@ public final class CorrectionRoutes {
         }
       }
     });
-    router.get("/v1/reconcile/dead").handler(ctx -> deadLetters(ctx, bus));
+    router.get("/v1/reconcile/dead").handler(ctx -> deadLetters(ctx, bus, auth));
     router.get("/v1/reconcile").handler(ctx -> bus.<JsonObject>request(Addresses.RECONCILE_STATUS, "",
             Node.of(ctx.vertx()).to(Addresses.RECONCILE_STATUS).setSendTimeout(5000))
         .onSuccess(m -> json(ctx.response(), m.body()))
@@ -114,7 +115,7 @@ public final class CorrectionRoutes {
   }
 
   /** {@code GET /v1/reconcile/dead?limit=N}: the dead letters (admin; under the reconcile guard). */
-  private static void deadLetters(RoutingContext ctx, EventBus bus) {
+  private static void deadLetters(RoutingContext ctx, EventBus bus, TenantAuth auth) {
     String limitText = ctx.queryParams().get("limit");
     int limit = DEFAULT_LIMIT;
     if (limitText != null) {
@@ -129,16 +130,29 @@ public final class CorrectionRoutes {
         return;
       }
     }
+    // The dead letters are every tenant's: the store gives them to an admin's caller only.
+    var t = auth.tenant(ctx);
     bus.<JsonObject>request(Addresses.STATE_DEBTS_DEAD, new JsonObject().put("limit", limit),
-            Node.of(ctx.vertx()).to(Addresses.STATE_DEBTS_DEAD).setSendTimeout(5000))
+            Caller.of(t.id(), t.admin()).on(Node.of(ctx.vertx()).to(Addresses.STATE_DEBTS_DEAD).setSendTimeout(5000)))
         .onSuccess(m -> json(ctx.response(), m.body()))
-        .onFailure(t -> unavailable(ctx.response(), "the state store did not answer: " + t.getMessage()));
+        .onFailure(e -> {
+          if (e instanceof ReplyException r && r.failureCode() == FailureCode.FORBIDDEN.code()) {
+            Problems.forbidden(ctx.response(), "the dead letters are every tenant's: they need an admin key", null);
+          } else {
+            unavailable(ctx.response(), "the state store did not answer: " + e.getMessage());
+          }
+        });
   }
 
   /** Whose corrections a request reads: one tenant's, or every one's ({@code tenant} null). */
   record Feed(String tenant) {
     boolean holds(JsonObject correction) {
       return tenant == null || tenant.equals(correction.getString("tenant", Debts.PUBLIC_TENANT));
+    }
+
+    /** Whom the store is asked for: the one tenant, or all of them (an admin's feed). */
+    Caller caller() {
+      return tenant == null ? Caller.SYSTEM : Caller.tenant(tenant);
     }
   }
 
@@ -189,7 +203,7 @@ public final class CorrectionRoutes {
   }
 
   private static Future<JsonObject> scan(EventBus bus, String after, int limit, Feed feed, JsonArray found, long budget) {
-    return page(bus, after, limit).compose(p -> {
+    return page(bus, after, limit, feed.caller()).compose(p -> {
       JsonArray cs = p.getJsonArray("corrections", new JsonArray());
       for (int i = 0; i < cs.size() && found.size() < limit; i++) {
         JsonObject c = cs.getJsonObject(i);
@@ -202,17 +216,18 @@ public final class CorrectionRoutes {
         }
       }
       String next = p.getString("next");
-      long left = budget - cs.size();
-      if (cs.size() < limit || left <= 0) {
+      int scanned = p.getInteger("scanned", cs.size());
+      long left = budget - scanned;
+      if (scanned < limit || left <= 0) {
         return Future.succeededFuture(new JsonObject().put("corrections", found).put("next", next));
       }
       return scan(bus, next, limit, feed, found, left);
     });
   }
 
-  static Future<JsonObject> page(EventBus bus, String after, int limit) {
+  static Future<JsonObject> page(EventBus bus, String after, int limit, Caller caller) {
     return bus.<JsonObject>request(Addresses.STATE_CORRECTIONS_PAGE, new JsonObject().put("after", after).put("limit", limit),
-            Node.current().to(Addresses.STATE_CORRECTIONS_PAGE).setSendTimeout(10_000))
+            caller.on(Node.current().to(Addresses.STATE_CORRECTIONS_PAGE).setSendTimeout(10_000)))
         .map(m -> {
           JsonObject p = m.body();
           if (p.getString("next") == null) {
@@ -314,12 +329,12 @@ public final class CorrectionRoutes {
       if (closed) {
         return;
       }
-      page(bus, last, 200).onSuccess(p -> {
+      page(bus, last, 200, feed.caller()).onSuccess(p -> {
         JsonArray cs = p.getJsonArray("corrections", new JsonArray());
         for (int i = 0; i < cs.size(); i++) {
           send(cs.getJsonObject(i));
         }
-        if (cs.size() == 200) {
+        if (p.getInteger("scanned", cs.size()) == 200) {
           catchUp();
           return;
         }

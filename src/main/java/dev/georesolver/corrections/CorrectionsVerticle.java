@@ -1,6 +1,7 @@
 package dev.georesolver.corrections;
 
 import dev.georesolver.bus.Addresses;
+import dev.georesolver.bus.Caller;
 import dev.georesolver.bus.Node;
 import dev.georesolver.config.CorrectionsConfig;
 import dev.georesolver.config.Secret;
@@ -144,13 +145,13 @@ public final class CorrectionsVerticle extends VerticleBase {
 
   private Future<JsonObject> cursor(String name) {
     return vertx.eventBus().<JsonObject>request(Addresses.STATE_CORRECTIONS_CURSOR, new JsonObject().put("name", name),
-        Node.of(vertx).to(Addresses.STATE_CORRECTIONS_CURSOR).setSendTimeout(10_000)).map(m -> m.body());
+        Caller.SYSTEM.on(Node.of(vertx).to(Addresses.STATE_CORRECTIONS_CURSOR).setSendTimeout(10_000))).map(m -> m.body());
   }
 
   private Future<JsonObject> page(String after) {
     return vertx.eventBus().<JsonObject>request(Addresses.STATE_CORRECTIONS_PAGE,
         new JsonObject().put("after", after).put("limit", PAGE),
-        Node.of(vertx).to(Addresses.STATE_CORRECTIONS_PAGE).setSendTimeout(10_000)).map(m -> m.body());
+        Caller.SYSTEM.on(Node.of(vertx).to(Addresses.STATE_CORRECTIONS_PAGE).setSendTimeout(10_000))).map(m -> m.body());
   }
 
   private void pump() {
@@ -192,7 +193,7 @@ public final class CorrectionsVerticle extends VerticleBase {
   private Future<Void> saveCursor(String name, String cursor) {
     return vertx.eventBus().<JsonObject>request(Addresses.STATE_CORRECTIONS_CURSOR,
         new JsonObject().put("name", name).put("cursor", cursor),
-        Node.of(vertx).to(Addresses.STATE_CORRECTIONS_CURSOR).setSendTimeout(10_000)).mapEmpty();
+        Caller.SYSTEM.on(Node.of(vertx).to(Addresses.STATE_CORRECTIONS_CURSOR).setSendTimeout(10_000))).mapEmpty();
   }
 
   private void pumpHook(Hook h) {

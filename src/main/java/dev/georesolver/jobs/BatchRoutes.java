@@ -5,6 +5,7 @@ import dev.georesolver.batch.ResultWriter;
 import dev.georesolver.batch.ResultWriters;
 import dev.georesolver.batch.RowResult;
 import dev.georesolver.bus.Addresses;
+import dev.georesolver.bus.Caller;
 import dev.georesolver.bus.BatchJob;
 import dev.georesolver.bus.FieldProblem;
 import dev.georesolver.config.BatchConfig;
@@ -308,7 +309,7 @@ public final class BatchRoutes {
   private void list(RoutingContext ctx) {
     Tenant t = auth.tenant(ctx);
     bus.<JsonObject>request(Addresses.STATE_BATCHES_LIST, new JsonObject().put("tenant", t.admin() ? null : t.id())
-            .put("limit", 100), new DeliveryOptions().setSendTimeout(10_000))
+            .put("limit", 100), caller(t).on(new DeliveryOptions().setSendTimeout(10_000)))
         .onSuccess(m -> {
           JsonArray out = new JsonArray();
           m.body().getJsonArray("batches").forEach(j -> out.add(JobView.of(BatchJob.fromJson((JsonObject) j), clock.millis())));
@@ -326,7 +327,7 @@ public final class BatchRoutes {
     }
     Tenant t = auth.tenant(ctx);
     return bus.<JsonObject>request(Addresses.STATE_BATCHES_GET, new JsonObject().put("job", id),
-            new DeliveryOptions().setSendTimeout(10_000))
+            caller(t).on(new DeliveryOptions().setSendTimeout(10_000)))
         .map(m -> {
           BatchJob j = m.body() == null ? null : BatchJob.fromJson(m.body());
           if (j == null || (!t.admin() && !t.id().equals(j.tenant()))) {
@@ -339,6 +340,11 @@ public final class BatchRoutes {
           Problems.storeUnavailable(ctx.response(), "the state store did not answer: " + e.getMessage());
           return Future.succeededFuture(null);
         });
+  }
+
+  /** Whom the store is asked for: the authenticated tenant, an admin's marker only for an admin. */
+  private static Caller caller(Tenant t) {
+    return Caller.of(t.id(), t.admin());
   }
 
   private void show(RoutingContext ctx) {
@@ -355,7 +361,7 @@ public final class BatchRoutes {
         return;
       }
       bus.<JsonObject>request(Addresses.STATE_BATCHES_CANCEL, new JsonObject().put("job", j.id()),
-              new DeliveryOptions().setSendTimeout(10_000))
+              caller(auth.tenant(ctx)).on(new DeliveryOptions().setSendTimeout(10_000)))
           .onSuccess(m -> json(ctx.response(), JobView.of(BatchJob.fromJson(m.body()), clock.millis())))
           .onFailure(e -> Problems.storeUnavailable(ctx.response(), "the state store did not answer: " + e.getMessage()));
     });
@@ -406,8 +412,9 @@ public final class BatchRoutes {
 
   /** One page: read, written through the writer, sent; the next once the response has room. */
   private void page(HttpServerResponse resp, BatchJob j, ResultWriter w, ByteArrayOutputStream out, long from) {
+    // The job's tenant: job(ctx) has already found the job to be the caller's (or the caller an admin).
     bus.<JsonObject>request(Addresses.STATE_BATCHES_PAGE, new JsonObject().put("job", j.id()).put("from", from)
-            .put("limit", PAGE_ROWS), new DeliveryOptions().setSendTimeout(30_000))
+            .put("limit", PAGE_ROWS), Caller.tenant(j.tenant()).on(new DeliveryOptions().setSendTimeout(30_000)))
         .onFailure(e -> resp.reset())
         .onSuccess(m -> {
           JsonArray rows = m.body().getJsonArray("rows");

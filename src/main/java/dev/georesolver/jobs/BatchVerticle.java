@@ -3,6 +3,7 @@ package dev.georesolver.jobs;
 import dev.georesolver.batch.BatchRow;
 import dev.georesolver.batch.RowResult;
 import dev.georesolver.bus.Addresses;
+import dev.georesolver.bus.Caller;
 import dev.georesolver.bus.BatchJob;
 import dev.georesolver.bus.FailureCode;
 import dev.georesolver.config.BatchConfig;
@@ -367,7 +368,9 @@ public final class BatchVerticle extends VerticleBase {
     }
   }
 
+  /** A state request of the batch worker's own: it acts across tenants. */
   private Future<JsonObject> request(String address, JsonObject body) {
-    return vertx.eventBus().<JsonObject>request(address, body, new DeliveryOptions().setSendTimeout(60_000)).map(Message::body);
+    return vertx.eventBus().<JsonObject>request(address, body, Caller.SYSTEM.on(new DeliveryOptions().setSendTimeout(60_000)))
+        .map(Message::body);
   }
 }

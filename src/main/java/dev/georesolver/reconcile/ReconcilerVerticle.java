@@ -2,6 +2,7 @@ package dev.georesolver.reconcile;
 
 import dev.georesolver.audit.AuditBuffer;
 import dev.georesolver.bus.Addresses;
+import dev.georesolver.bus.Caller;
 import dev.georesolver.bus.Node;
 import dev.georesolver.bus.Attempt;
 import dev.georesolver.bus.Debt;
@@ -245,7 +246,7 @@ public final class ReconcilerVerticle extends VerticleBase {
 
   private Future<List<LeasedDebt>> lease(int max) {
     JsonObject q = new JsonObject().put("owner", owner).put("max", max).put("lease_ms", cfg.leaseMs());
-    return vertx.eventBus().<JsonObject>request(Addresses.STATE_DEBTS_LEASE, q, Node.of(vertx).to(Addresses.STATE_DEBTS_LEASE).setSendTimeout(30_000))
+    return vertx.eventBus().<JsonObject>request(Addresses.STATE_DEBTS_LEASE, q, Caller.SYSTEM.on(Node.of(vertx).to(Addresses.STATE_DEBTS_LEASE).setSendTimeout(30_000)))
         .map(m -> {
           JsonArray a = m.body().getJsonArray("items", new JsonArray());
           List<LeasedDebt> out = new ArrayList<>(a.size());
@@ -459,7 +460,7 @@ public final class ReconcilerVerticle extends VerticleBase {
 
   private Future<Settled> settle(String op, LeasedDebt item, JsonObject extra) {
     JsonObject body = extra.put("op", op).put("owner", owner).put("item", item.toJson());
-    return vertx.eventBus().<JsonObject>request(Addresses.STATE_DEBTS_SETTLE, body, Node.of(vertx).to(Addresses.STATE_DEBTS_SETTLE).setSendTimeout(30_000))
+    return vertx.eventBus().<JsonObject>request(Addresses.STATE_DEBTS_SETTLE, body, Caller.SYSTEM.on(Node.of(vertx).to(Addresses.STATE_DEBTS_SETTLE).setSendTimeout(30_000)))
         .map(m -> Settled.fromJson(m.body()))
         .onSuccess(s -> {
           String outcome = !s.ok() ? "lease_lost" : switch (op) {
@@ -477,7 +478,7 @@ public final class ReconcilerVerticle extends VerticleBase {
   }
 
   private Future<QueueStats> refreshStats() {
-    return vertx.eventBus().<JsonObject>request(Addresses.STATE_DEBTS_STATS, "", Node.of(vertx).to(Addresses.STATE_DEBTS_STATS).setSendTimeout(5000))
+    return vertx.eventBus().<JsonObject>request(Addresses.STATE_DEBTS_STATS, "", Caller.SYSTEM.on(Node.of(vertx).to(Addresses.STATE_DEBTS_STATS).setSendTimeout(5000)))
         .map(m -> QueueStats.fromJson(m.body()))
         .onSuccess(s -> {
           last = s;

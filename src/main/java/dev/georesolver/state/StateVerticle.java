@@ -14,6 +14,7 @@ import dev.georesolver.state.tables.Tables;
 import dev.georesolver.bus.Addresses;
 import dev.georesolver.bus.AuditBatch;
 import dev.georesolver.bus.BatchJob;
+import dev.georesolver.bus.Caller;
 import dev.georesolver.bus.CacheWrites;
 import dev.georesolver.bus.DebtBatch;
 import dev.georesolver.bus.FailureCode;
@@ -24,6 +25,7 @@ import dev.georesolver.config.Manifest;
 import dev.georesolver.config.StateConfig;
 import dev.georesolver.metrics.Metrics;
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.DeliveryOptions;
@@ -51,6 +53,13 @@ import java.util.List;
  * (debts, write-behind) is refused loudly — a log line naming the keys, the
  * {@code georesolver_state_refused_total} counter, {@code refusing} in its status — while
  * everything else goes on.
+ *
+ * <p>Every request but the status and the node-local cache names its {@link Caller} in its
+ * headers, and is answered only with what that caller may see: one tenant's audit records,
+ * batches and corrections to that tenant's caller; the work across tenants (debts, appends, the
+ * batch worker's leases, the delivery's cursors) to an admin's or the resolver's own. A request
+ * naming no caller, or another tenant's data, is {@link FailureCode#FORBIDDEN}; a job of another
+ * tenant reads as absent.
  */
 public final class StateVerticle extends VerticleBase {
 
@@ -228,20 +237,20 @@ public final class StateVerticle extends VerticleBase {
   private Future<?> routes() {
     List<MessageConsumer<?>> cs = new ArrayList<>();
     var bus = vertx.eventBus();
-    cs.add(bus.<DebtBatch>consumer(Addresses.STATE_DEBTS_ENQUEUE, this::onEnqueue));
-    cs.add(bus.<JsonObject>consumer(Addresses.STATE_DEBTS_LEASE, m -> reply(m, store.debts()
+    cs.add(bus.<DebtBatch>consumer(Addresses.STATE_DEBTS_ENQUEUE, acrossTenants(this::onEnqueue)));
+    cs.add(bus.<JsonObject>consumer(Addresses.STATE_DEBTS_LEASE, acrossTenants(m -> reply(m, store.debts()
         .lease(m.body().getString("owner"), m.body().getInteger("max", 1), m.body().getLong("lease_ms", 60_000L))
         .map(items -> {
           JsonArray a = new JsonArray();
           items.forEach(i -> a.add(i.toJson()));
           return new JsonObject().put("items", a);
-        }))));
-    cs.add(bus.<JsonObject>consumer(Addresses.STATE_DEBTS_SETTLE, m -> reply(m, settle(m.body()).map(Settled::toJson))));
-    cs.add(bus.consumer(Addresses.STATE_DEBTS_STATS, m -> reply(m, store.debts().stats().map(QueueStats::toJson))));
-    cs.add(bus.<JsonObject>consumer(Addresses.STATE_DEBTS_DEAD, m -> reply(m, store.debts()
-        .deadLetters(Math.max(1, Math.min(MAX_PAGE, m.body().getInteger("limit", 100)))).map(d -> new JsonObject().put("dead", d)))));
+        })))));
+    cs.add(bus.<JsonObject>consumer(Addresses.STATE_DEBTS_SETTLE, acrossTenants(m -> reply(m, settle(m.body()).map(Settled::toJson)))));
+    cs.add(bus.consumer(Addresses.STATE_DEBTS_STATS, acrossTenants(m -> reply(m, store.debts().stats().map(QueueStats::toJson)))));
+    cs.add(bus.<JsonObject>consumer(Addresses.STATE_DEBTS_DEAD, acrossTenants(m -> reply(m, store.debts()
+        .deadLetters(Math.max(1, Math.min(MAX_PAGE, m.body().getInteger("limit", 100)))).map(d -> new JsonObject().put("dead", d))))));
     cs.add(bus.<JsonObject>consumer(Addresses.STATE_CORRECTIONS_PAGE, this::onPage));
-    cs.add(bus.<JsonObject>consumer(Addresses.STATE_CORRECTIONS_CURSOR, this::onCursor));
+    cs.add(bus.<JsonObject>consumer(Addresses.STATE_CORRECTIONS_CURSOR, acrossTenants(this::onCursor)));
     if (store.cache().enabled()) {
       cs.add(bus.<CacheWrites>localConsumer(Addresses.STATE_CACHE_WRITE, this::onCacheWrite));
       cs.add(bus.<JsonObject>localConsumer(Addresses.STATE_CACHE_LOAD, m -> store.cache()
@@ -251,7 +260,7 @@ public final class StateVerticle extends VerticleBase {
               .addHeader(Addresses.CACHE_BUFFER_HEADER, Integer.toString(manifest.state().bufferMax()))))
           .onFailure(t -> m.fail(FailureCode.STORE_UNAVAILABLE.code(), String.valueOf(t.getMessage())))));
     }
-    cs.add(bus.<AuditBatch>consumer(Addresses.STATE_AUDIT_APPEND, this::onAuditAppend));
+    cs.add(bus.<AuditBatch>consumer(Addresses.STATE_AUDIT_APPEND, acrossTenants(this::onAuditAppend)));
     cs.add(bus.<JsonObject>consumer(Addresses.STATE_AUDIT_PAGE, this::onAuditPage));
     batchRoutes(cs);
     cs.add(bus.<JsonObject>consumer(Addresses.STATE_SHADOW_MERGE, m -> reply(m, shadowDelta(m.body())
@@ -266,37 +275,120 @@ public final class StateVerticle extends VerticleBase {
   private void batchRoutes(List<MessageConsumer<?>> cs) {
     var bus = vertx.eventBus();
     StateStore.Batches b = store.batches();
-    cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_FIND, m -> reply(m, b.find(m.body().getString("tenant"),
-        m.body().getString("idem_key")).map(StateVerticle::jobJson))));
-    cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_CREATE, m -> reply(m, b.create(BatchJob.fromJson(m.body())))));
-    cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_APPEND, m -> reply(m, b.append(m.body().getString("job"),
-        objects(m.body().getJsonArray("rows"))).map(v -> new JsonObject()))));
-    cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_SEAL, m -> reply(m, b.seal(m.body().getString("job"),
-        m.body().getLong("total"), m.body().getJsonArray("columns", new JsonArray())).map(StateVerticle::jobJson))));
-    cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_GET, m -> reply(m, b.get(m.body().getString("job"))
-        .map(StateVerticle::jobJson))));
-    cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_LIST, m -> reply(m, b.list(m.body().getString("tenant"),
-        Math.max(1, Math.min(MAX_PAGE, m.body().getInteger("limit", 100)))).map(jobs -> {
-          JsonArray a = new JsonArray();
-          jobs.forEach(j -> a.add(j.toJson()));
-          return new JsonObject().put("batches", a);
-        }))));
-    cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_CANCEL, m -> reply(m, b.cancel(m.body().getString("job"))
-        .map(StateVerticle::jobJson))));
-    cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_FAIL, m -> reply(m, b.fail(m.body().getString("job"),
-        String.valueOf(m.body().getString("reason", "failed"))).map(StateVerticle::jobJson))));
-    cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_LEASE, m -> reply(m, b.lease(m.body().getString("owner"),
-        m.body().getLong("lease_ms", 30_000L)))));
-    cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_RENEW, m -> reply(m, b.renew(m.body().getString("owner"),
+    cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_FIND, forTenant(m -> m.body().getString("tenant"),
+        m -> reply(m, b.find(m.body().getString("tenant"), m.body().getString("idem_key")).map(StateVerticle::jobJson)))));
+    cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_CREATE, forTenant(m -> m.body().getString("tenant"),
+        m -> reply(m, b.create(BatchJob.fromJson(m.body()))))));
+    cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_APPEND, acrossTenants(m -> reply(m, b.append(m.body().getString("job"),
+        objects(m.body().getJsonArray("rows"))).map(v -> new JsonObject())))));
+    cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_SEAL, acrossTenants(m -> reply(m, b.seal(m.body().getString("job"),
+        m.body().getLong("total"), m.body().getJsonArray("columns", new JsonArray())).map(StateVerticle::jobJson)))));
+    // Another tenant's job reads as no job: the caller learns nothing of it, not even that it exists.
+    cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_GET, m -> ownJob(m, b, (c, j) -> reply(m,
+        Future.succeededFuture(jobJson(j))))));
+    cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_LIST, m -> listJobs(m, b)));
+    cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_CANCEL, m -> ownJob(m, b, (c, j) -> reply(m,
+        j == null ? Future.succeededFuture(null) : b.cancel(j.id()).map(StateVerticle::jobJson)))));
+    cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_FAIL, acrossTenants(m -> reply(m, b.fail(m.body().getString("job"),
+        String.valueOf(m.body().getString("reason", "failed"))).map(StateVerticle::jobJson)))));
+    cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_LEASE, acrossTenants(m -> reply(m, b.lease(m.body().getString("owner"),
+        m.body().getLong("lease_ms", 30_000L))))));
+    cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_RENEW, acrossTenants(m -> reply(m, b.renew(m.body().getString("owner"),
         m.body().getString("job"), m.body().getInteger("slice"), m.body().getLong("lease_ms", 30_000L))
-        .map(held -> new JsonObject().put("held", held)))));
-    cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_RECORD, m -> reply(m, b.record(m.body().getString("job"),
-        objects(m.body().getJsonArray("results"))).map(StateVerticle::jobJson))));
-    cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_FINISH, m -> reply(m, b.finishSlice(m.body().getString("owner"),
-        m.body().getString("job"), m.body().getInteger("slice")).map(v -> new JsonObject()))));
-    cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_PAGE, m -> reply(m, b.page(m.body().getString("job"),
-        m.body().getLong("from", 0L), Math.max(1, Math.min(10_000, m.body().getInteger("limit", 1000))))
-        .map(rows -> new JsonObject().put("rows", new JsonArray(new ArrayList<>(rows)))))));
+        .map(held -> new JsonObject().put("held", held))))));
+    cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_RECORD, acrossTenants(m -> reply(m, b.record(m.body().getString("job"),
+        objects(m.body().getJsonArray("results"))).map(StateVerticle::jobJson)))));
+    cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_FINISH, acrossTenants(m -> reply(m, b.finishSlice(m.body().getString("owner"),
+        m.body().getString("job"), m.body().getInteger("slice")).map(v -> new JsonObject())))));
+    cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_PAGE, m -> ownJob(m, b, (c, j) -> {
+      if (j == null) {
+        m.fail(FailureCode.FORBIDDEN.code(), "no such job for this caller");
+        return;
+      }
+      reply(m, b.page(j.id(), m.body().getLong("from", 0L), Math.max(1, Math.min(10_000, m.body().getInteger("limit", 1000))))
+          .map(rows -> new JsonObject().put("rows", new JsonArray(new ArrayList<>(rows)))));
+    })));
+  }
+
+  /** The caller a request names, or null after refusing it. */
+  private static Caller caller(Message<?> m) {
+    Caller c = Caller.of(m.headers());
+    if (c == null) {
+      m.fail(FailureCode.FORBIDDEN.code(), "a state request must name its caller (" + Addresses.TENANT_HEADER + ", or "
+          + Addresses.ADMIN_HEADER + " for work across tenants)");
+    }
+    return c;
+  }
+
+  /** {@code h} for an admin's or the resolver's own requests; anyone else's is refused. */
+  private static <T> Handler<Message<T>> acrossTenants(Handler<Message<T>> h) {
+    return m -> {
+      Caller c = caller(m);
+      if (c == null) {
+        return;
+      }
+      if (!c.admin()) {
+        m.fail(FailureCode.FORBIDDEN.code(), m.address() + " acts across tenants: an admin's or the resolver's own request only");
+        return;
+      }
+      h.handle(m);
+    };
+  }
+
+  /** {@code h} for a caller who may read the tenant {@code tenantOf} names in the request; anyone else's is refused. */
+  private static Handler<Message<JsonObject>> forTenant(java.util.function.Function<Message<JsonObject>, String> tenantOf,
+      Handler<Message<JsonObject>> h) {
+    return m -> {
+      Caller c = caller(m);
+      if (c == null) {
+        return;
+      }
+      if (!c.mayRead(tenantOf.apply(m))) {
+        m.fail(FailureCode.FORBIDDEN.code(), "another tenant's data");
+        return;
+      }
+      h.handle(m);
+    };
+  }
+
+  /** Looks up the request's job and hands it on, or null when there is none or it is another tenant's. */
+  private void ownJob(Message<JsonObject> m, StateStore.Batches b, java.util.function.BiConsumer<Caller, BatchJob> then) {
+    Caller c = caller(m);
+    if (c == null) {
+      return;
+    }
+    String id = m.body().getString("job");
+    if (id == null) {
+      m.fail(FailureCode.BAD_REQUEST.code(), "job is required");
+      return;
+    }
+    b.get(id).onComplete(ar -> {
+      if (ar.failed()) {
+        reply(m, Future.failedFuture(ar.cause()));
+        return;
+      }
+      BatchJob j = ar.result();
+      then.accept(c, j != null && c.mayRead(j.tenant()) ? j : null);
+    });
+  }
+
+  /** A tenant's caller lists its own jobs only; an admin's any tenant's, or every one's. */
+  private void listJobs(Message<JsonObject> m, StateStore.Batches b) {
+    Caller c = caller(m);
+    if (c == null) {
+      return;
+    }
+    String asked = m.body().getString("tenant");
+    if (asked != null && !c.mayRead(asked)) {
+      m.fail(FailureCode.FORBIDDEN.code(), "another tenant's data");
+      return;
+    }
+    String tenant = c.admin() ? asked : c.tenant();
+    reply(m, b.list(tenant, Math.max(1, Math.min(MAX_PAGE, m.body().getInteger("limit", 100)))).map(jobs -> {
+      JsonArray a = new JsonArray();
+      jobs.forEach(j -> a.add(j.toJson()));
+      return new JsonObject().put("batches", a);
+    }));
   }
 
   private static JsonObject jobJson(BatchJob j) {
@@ -350,11 +442,19 @@ public final class StateVerticle extends VerticleBase {
   }
 
   private void onAuditPage(Message<JsonObject> m) {
+    Caller c = caller(m);
+    if (c == null) {
+      return;
+    }
     JsonObject b = m.body();
     String tenant = b.getString("tenant");
     String after = b.getString("after");
     if (tenant == null || tenant.isEmpty()) {
       m.fail(FailureCode.BAD_REQUEST.code(), "tenant is required");
+      return;
+    }
+    if (!c.mayRead(tenant)) {
+      m.fail(FailureCode.FORBIDDEN.code(), "another tenant's audit partition");
       return;
     }
     if (after != null && !after.isEmpty() && !after.matches("\\d{1,18}")) {
@@ -405,14 +505,35 @@ public final class StateVerticle extends VerticleBase {
         keys.stream().limit(10).map(k -> k.length() > 16 ? k.substring(0, 16) : k).toList(), keys.size() > 10 ? " …" : "");
   }
 
+  /**
+   * A page of the outbox; a tenant's caller gets only its own corrections in it, with the page's
+   * cursor unchanged (the next page starts after the last entry read, whoever's it was).
+   */
   private void onPage(Message<JsonObject> m) {
+    Caller c = caller(m);
+    if (c == null) {
+      return;
+    }
     String after = m.body().getString("after");
     int limit = Math.max(1, Math.min(MAX_PAGE, m.body().getInteger("limit", 100)));
     if (after != null && !after.isEmpty() && !Cursors.valid(after)) {
       m.fail(FailureCode.BAD_REQUEST.code(), "after must be a cursor from an earlier page");
       return;
     }
-    reply(m, store.corrections().page(after == null || after.isEmpty() ? null : after, limit).map(Page::toJson));
+    reply(m, store.corrections().page(after == null || after.isEmpty() ? null : after, limit).map(p -> {
+      JsonObject j = p.toJson();
+      if (!c.admin()) {
+        JsonArray own = new JsonArray();
+        j.getJsonArray("corrections", new JsonArray()).forEach(o -> {
+          if (c.mayRead(((JsonObject) o).getString("tenant", dev.georesolver.state.rules.Debts.PUBLIC_TENANT))) {
+            own.add(o);
+          }
+        });
+        // How many entries the page read, so a reader paging for a full page knows the outbox goes on.
+        j.put("corrections", own).put("scanned", p.corrections().size());
+      }
+      return j;
+    }));
   }
 
   private void onCursor(Message<JsonObject> m) {

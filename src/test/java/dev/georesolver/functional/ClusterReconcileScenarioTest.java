@@ -68,12 +68,14 @@ class ClusterReconcileScenarioTest {
           starting.add(pool.submit(() -> ResolverProcess.start(DrillLadder.env(), ClusterScenarioTest.JVM, 90,
               "--manifest", m.toString(), "--port", "0", "--event-loops", "1", "--redis", redis.url(), "--cluster",
               "--cluster-name", cluster, "--cluster-host", "127.0.0.1", "--cluster-port", Integer.toString(hz[0]),
-              "--cluster-members", "127.0.0.1:" + hz[1])));
+              "--cluster-members", "127.0.0.1:" + hz[1], "--cluster-insecure")));
         }
         for (Future<ResolverProcess> f : starting) {
           nodes.add(f.get(120, TimeUnit.SECONDS));
         }
         pool.shutdown();
+        // Plaintext between the nodes, for this test only: allowed by the flag, and said loudly.
+        assertThat(nodes.get(0).stdout()).anyMatch(line -> line.contains("WARN") && line.contains("CLUSTER INSECURE"));
         int p1 = nodes.get(0).port();
         int p2 = nodes.get(1).port();
 

@@ -2,6 +2,7 @@ package dev.georesolver.functional;
 
 import dev.georesolver.support.FakeProvider;
 import dev.georesolver.support.ResolverProcess;
+import dev.georesolver.support.TestPki;
 import dev.georesolver.support.TestState;
 import dev.georesolver.support.cluster.OtherService;
 import io.vertx.core.Vertx;
@@ -41,6 +42,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * walks its ladder on B's tiers; C forwards to A; another service's JVM (not the resolver) asks
  * over the event bus and gets the JSON HTTP gives. Then a second tier node is killed under load,
  * and an ingress-only node alone answers 503 at once, until a chain node joins and takes the work.
+ * Every node, and the other service, holds a certificate of the test's own cluster CA (mutual TLS
+ * between nodes, as production runs).
  */
 class ClusterScenarioTest {
 
@@ -62,6 +65,7 @@ class ClusterScenarioTest {
   private static int hzA;
   private static int hzB;
   private static final String CLUSTER = "georesolver-test-" + ProcessHandle.current().pid();
+  private static TestPki pki;
 
   @BeforeAll
   static void cluster() throws Exception {
@@ -69,6 +73,7 @@ class ClusterScenarioTest {
     web = WebClient.create(vertx);
     primary = FakeProvider.start(vertx, r -> FakeProvider.json(FakeProvider.generic(13.4, 52.5, "EPSG:4326", 0.95))).await();
     fallback = FakeProvider.start(vertx, r -> FakeProvider.json(FakeProvider.generic(13.41, 52.51, "EPSG:4326", 0.6))).await();
+    pki = TestPki.create(Files.createTempDirectory(TestState.freshDir(), "pki"));
     manifestFile = Files.createTempFile(TestState.freshDir(), "cluster", ".yaml");
     Files.writeString(manifestFile, yaml());
     hzA = freePort();
@@ -107,9 +112,14 @@ class ClusterScenarioTest {
   /** A resolver node of this test's cluster running {@code roles}, joining through {@code member}. */
   private static Callable<ResolverProcess> node(String roles, int hzPort, int member) {
     return () -> {
+      TestPki.Issued cert;
+      synchronized (nodes) {
+        cert = pki.member("node-" + hzPort);
+      }
       ResolverProcess p = ResolverProcess.start(Map.of(), JVM, 90, "--manifest", manifestFile.toString(), "--port", "0",
           "--event-loops", "1", "--roles", roles, "--cluster", "--cluster-name", CLUSTER, "--cluster-host", "127.0.0.1",
-          "--cluster-port", Integer.toString(hzPort), "--cluster-members", "127.0.0.1:" + member);
+          "--cluster-port", Integer.toString(hzPort), "--cluster-members", "127.0.0.1:" + member,
+          "--cluster-cert", cert.cert().toString(), "--cluster-key", cert.key().toString(), "--cluster-ca", pki.caFile().toString());
       synchronized (nodes) {
         nodes.add(p);
       }
@@ -141,7 +151,9 @@ class ClusterScenarioTest {
   @DisplayName("another service's JVM sends geocode.resolve and geocode.reverse over the cluster and gets the JSON HTTP gives")
   void otherServiceOverTheBus() throws Exception {
     int hzOther = freePort();
-    List<String> cmd = List.of(ResolverProcess.javaBin(), "-Xmx128m", "-cp", System.getProperty("java.class.path"),
+    TestPki.Issued cert = pki.member("other-service");
+    List<String> cmd = List.of(ResolverProcess.javaBin(), "-Xmx128m", "-Dother.cert=" + cert.cert(), "-Dother.key=" + cert.key(),
+        "-Dother.ca=" + pki.caFile(), "-cp", System.getProperty("java.class.path"),
         OtherService.class.getName(), CLUSTER, Integer.toString(hzOther), "127.0.0.1:" + hzA,
         "@geocode.resolve", "{\"q\": \"1 Cluster Street, Berlin\"}",
         "@geocode.reverse", "{\"lat\": 52.5, \"lon\": 13.4}");

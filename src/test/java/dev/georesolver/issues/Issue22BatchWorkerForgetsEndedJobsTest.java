@@ -1,6 +1,8 @@
 package dev.georesolver.issues;
 
 import dev.georesolver.bus.Addresses;
+import dev.georesolver.bus.Caller;
+import io.vertx.core.eventbus.DeliveryOptions;
 import dev.georesolver.bus.BatchJob;
 import dev.georesolver.bus.Codecs;
 import dev.georesolver.config.Manifest;
@@ -49,15 +51,15 @@ class Issue22BatchWorkerForgetsEndedJobsTest {
       ids.add(id);
       BatchJob job = new BatchJob(id, "public", "key:" + id, BatchJob.LOADING, new JsonObject().put("intent", "describe")
           .put("slice_rows", 3), 0, 0, 0, 0, 0, 0, System.currentTimeMillis(), null, null);
-      vertx.eventBus().request(Addresses.STATE_BATCHES_CREATE, job.toJson()).await();
+      vertx.eventBus().request(Addresses.STATE_BATCHES_CREATE, job.toJson(), Caller.SYSTEM.on(new DeliveryOptions())).await();
       JsonArray rows = new JsonArray();
       for (int i = 0; i < 7; i++) {
         rows.add(new JsonObject().put("i", i).put("row", new JsonObject().put("v", new JsonArray().add("Paris " + i))
             .put("d", "FORWARD").put("q", new JsonObject().put("q", "Paris " + i))));
       }
-      vertx.eventBus().request(Addresses.STATE_BATCHES_APPEND, new JsonObject().put("job", id).put("rows", rows)).await();
+      vertx.eventBus().request(Addresses.STATE_BATCHES_APPEND, new JsonObject().put("job", id).put("rows", rows), Caller.SYSTEM.on(new DeliveryOptions())).await();
       vertx.eventBus().request(Addresses.STATE_BATCHES_SEAL, new JsonObject().put("job", id).put("total", 7)
-          .put("columns", new JsonArray().add("address"))).await();
+          .put("columns", new JsonArray().add("address")), Caller.SYSTEM.on(new DeliveryOptions())).await();
     }
     long until = System.currentTimeMillis() + 20_000;
     while (System.currentTimeMillis() < until && !allDone(vertx, ids)) {
@@ -78,7 +80,7 @@ class Issue22BatchWorkerForgetsEndedJobsTest {
 
   private static boolean allDone(Vertx vertx, List<String> ids) {
     for (String id : ids) {
-      JsonObject j = vertx.eventBus().<JsonObject>request(Addresses.STATE_BATCHES_GET, new JsonObject().put("job", id)).await().body();
+      JsonObject j = vertx.eventBus().<JsonObject>request(Addresses.STATE_BATCHES_GET, new JsonObject().put("job", id), Caller.SYSTEM.on(new DeliveryOptions())).await().body();
       if (j == null || !BatchJob.DONE.equals(j.getString("state"))) {
         return false;
       }

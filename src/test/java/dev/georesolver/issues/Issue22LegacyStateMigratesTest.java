@@ -2,6 +2,8 @@ package dev.georesolver.issues;
 
 import dev.georesolver.audit.CanonicalJson;
 import dev.georesolver.bus.Addresses;
+import dev.georesolver.bus.Caller;
+import io.vertx.core.eventbus.DeliveryOptions;
 import dev.georesolver.bus.AuditEvent;
 import dev.georesolver.bus.BatchJob;
 import dev.georesolver.bus.CacheWrites;
@@ -92,7 +94,7 @@ class Issue22LegacyStateMigratesTest {
   }
 
   private static JsonObject ask(Vertx vertx, String address, JsonObject body) {
-    return vertx.eventBus().<JsonObject>request(address, body).await().body();
+    return vertx.eventBus().<JsonObject>request(address, body, Caller.SYSTEM.on(new DeliveryOptions())).await().body();
   }
 
   /** The store, started on the upgraded state, serves all of it as the earlier one did. */
@@ -198,7 +200,7 @@ class Issue22LegacyStateMigratesTest {
       server.pause();
       Manifest m = ManifestBuilder.manifest().tier("t", "gazetteer", null, "locality", 1000).build();
       String id = vertx.deployVerticle(new StateVerticle(m, "redis", server.url(), false, Clock.systemUTC(), new Metrics())).await();
-      Throwable closed = vertx.eventBus().request(Addresses.STATE_DEBTS_STATS, new JsonObject()).map(r -> (Throwable) null)
+      Throwable closed = vertx.eventBus().request(Addresses.STATE_DEBTS_STATS, new JsonObject(), Caller.SYSTEM.on(new DeliveryOptions())).map(r -> (Throwable) null)
           .otherwise(t -> t).await();
       assertThat(closed).as("unavailable while the earlier layout has not moved").isInstanceOf(ReplyException.class)
           .hasMessageContaining("still moving an earlier release's layout");
@@ -207,7 +209,7 @@ class Issue22LegacyStateMigratesTest {
       JsonObject stats = null;
       long until = System.currentTimeMillis() + 30_000;
       while (stats == null && System.currentTimeMillis() < until) {
-        stats = vertx.eventBus().<JsonObject>request(Addresses.STATE_DEBTS_STATS, new JsonObject()).map(r -> r.body())
+        stats = vertx.eventBus().<JsonObject>request(Addresses.STATE_DEBTS_STATS, new JsonObject(), Caller.SYSTEM.on(new DeliveryOptions())).map(r -> r.body())
             .otherwise((JsonObject) null).await();
         if (stats == null) {
           Thread.sleep(200);

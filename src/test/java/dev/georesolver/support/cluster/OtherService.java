@@ -6,7 +6,10 @@ import io.vertx.core.VertxOptions;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.eventbus.ReplyFailure;
+import io.vertx.core.http.ClientAuth;
 import io.vertx.core.json.JsonObject;
+import io.vertx.core.net.PemKeyCertOptions;
+import io.vertx.core.net.PemTrustOptions;
 import io.vertx.spi.cluster.hazelcast.ConfigUtil;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 
@@ -21,6 +24,10 @@ import java.util.List;
  * answer: {@code {"ok": true, "body": …}} or {@code {"ok": false, "failure": type, "code", "message"}}.
  * While the cluster is still forming (this member has not yet seen the chains' registrations:
  * {@code NO_HANDLERS}) it asks again, for up to 30 s per request.
+ *
+ * <p>The resolver's cluster talks mutual TLS only: the service presents the certificate the
+ * cluster's CA issued it, and trusts that CA alone (system properties {@code other.cert},
+ * {@code other.key}, {@code other.ca}: PEM files).
  */
 public final class OtherService {
 
@@ -39,6 +46,12 @@ public final class OtherService {
     c.getNetworkConfig().getJoin().getTcpIpConfig().setEnabled(true).setMembers(List.of(args[2]));
     VertxOptions o = new VertxOptions();
     o.getEventBusOptions().setHost("127.0.0.1");
+    if (System.getProperty("other.cert") != null) {
+      o.getEventBusOptions().setSsl(true).setClientAuth(ClientAuth.REQUIRED)
+          .setKeyCertOptions(new PemKeyCertOptions().setCertPath(System.getProperty("other.cert"))
+              .setKeyPath(System.getProperty("other.key")))
+          .setTrustOptions(new PemTrustOptions().addCertPath(System.getProperty("other.ca")));
+    }
     Vertx vertx = Vertx.builder().with(o).withClusterManager(new HazelcastClusterManager(c)).buildClustered().await();
     String address = "geocode.resolve";
     for (int i = 3; i < args.length; i++) {
