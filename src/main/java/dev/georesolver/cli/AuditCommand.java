@@ -2,6 +2,7 @@ package dev.georesolver.cli;
 
 import dev.georesolver.config.Manifest;
 import dev.georesolver.config.TenantConfig;
+import dev.georesolver.state.AuditKey;
 import dev.georesolver.state.AuditReader;
 import dev.georesolver.state.StateStoreException;
 import io.vertx.core.Vertx;
@@ -17,8 +18,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * {@code georesolver audit verify [--tenant T] [--manifest M] [--redis URL]}: opens the state store
- * the manifest names (its SQLite file read-only, or its Redis), recomputes every tenant's hash chain
- * from its anchor, and prints each tenant's record count. Exit 0 when every chain holds; 1 naming
+ * the manifest names (its SQLite file read-only, or its Redis), checks each anchor's signature and
+ * age and each configured tenant's trail with the audit key ({@code AuditKey}), recomputes every
+ * tenant's hash chain from its anchor, and prints each tenant's record count. Exit 0 when every chain holds; 1 naming
  * the first broken record of each broken chain (tenant, seq, id, why); 2 for a bad manifest or
  * tenant; 3 when the store cannot be read.
  */
@@ -74,8 +76,15 @@ final class AuditCommand implements Runnable {
       String backend = m.state().storeFor(url != null);
       List<AuditReader.Report> reports;
       try {
-        reports = "redis".equals(backend) ? fromRedis(url == null ? "redis://localhost:6379" : url, m)
-            : AuditReader.sqlite(Path.of(m.state().path()), tenant);
+        AuditKey key = AuditKey.forVerify(m);
+        if (!key.present()) {
+          context.err().println("georesolver: no audit key (" + m.audit().keyEnv() + ", audit.key_file or " + AuditKey.generatedFile(m)
+              + "): signed anchors cannot be checked");
+        }
+        AuditReader.Expect expect = AuditReader.Expect.of(m);
+        reports = "redis".equals(backend)
+            ? AuditReader.redis(url == null ? "redis://localhost:6379" : url, m.routing().idempotency().keyPrefix(), tenant, key, expect)
+            : AuditReader.sqlite(Path.of(m.state().path()), tenant, key, expect);
       } catch (StateStoreException e) {
         context.err().println("georesolver: " + e.getMessage());
         return Exit.UNAVAILABLE;
@@ -84,10 +93,6 @@ final class AuditCommand implements Runnable {
         return Exit.UNAVAILABLE;
       }
       return print(reports, "redis".equals(backend) ? "Redis store" : "SQLite store " + m.state().path());
-    }
-
-    private List<AuditReader.Report> fromRedis(String url, Manifest m) {
-      return AuditReader.redis(url, m.routing().idempotency().keyPrefix(), tenant);
     }
 
     private int print(List<AuditReader.Report> reports, String where) {

@@ -51,6 +51,20 @@ public final class AuditConfig extends Settings {
    */
   public static final Field<Integer> BUFFER_MAX = SECTION.ints("buffer_max", 1, 10_000_000).byDefault(50_000);
 
+  /**
+   * The environment variable holding the deployment secret that signs the trail's anchors and keys
+   * its records' idempotency keys (HMAC-SHA256); default {@code GEO_AUDIT_KEY}. Never stored with the
+   * data: see {@code docs/security.md}, "Audit integrity".
+   */
+  public static final Field<String> KEY_ENV = SECTION.string("key_env").byDefault("GEO_AUDIT_KEY");
+
+  /**
+   * A file holding the deployment secret, read when {@link #KEY_ENV} is unset; optional. With
+   * neither, the resolver keeps a generated secret in {@code audit.key} beside the state file (a
+   * separate file, never in the store).
+   */
+  public static final Field<String> KEY_FILE = SECTION.string("key_file");
+
   static {
     SECTION.rule((v, at) -> {
       Integer batch = v.get(BATCH_MAX);
@@ -98,6 +112,16 @@ public final class AuditConfig extends Settings {
   /** See {@link #BATCH_MAX}. */
   public int batchMax() {
     return get(BATCH_MAX);
+  }
+
+  /** See {@link #KEY_ENV}. */
+  public String keyEnv() {
+    return get(KEY_ENV);
+  }
+
+  /** See {@link #KEY_FILE}; null when not given. */
+  public String keyFile() {
+    return get(KEY_FILE);
   }
 
   /** See {@link #BUFFER_MAX}. */

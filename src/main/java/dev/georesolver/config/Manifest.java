@@ -123,15 +123,18 @@ public final class Manifest {
   private final Map<String, List<KeyDigest>> tenantKeys;
   private final Map<String, List<String>> missingTenantKeys;
   private final String described;
+  private final Secret auditKey;
 
   /**
    * @param secrets each enabled tier's credential, by tier name
    * @param disabledTiers tiers left out, with why
    * @param tenantKeys each tenant's usable key digests, by tenant id
    * @param missingTenantKeys each tenant's keys that could not be read, with why (never a key)
+   * @param auditKey the audit trail's deployment secret ({@code audit.key_env} or {@code audit.key_file}), or null
    */
   Manifest(Settings root, String revision, String sha256, Map<String, Secret> secrets, Map<String, String> disabledTiers,
-      Map<String, List<KeyDigest>> tenantKeys, Map<String, List<String>> missingTenantKeys) {
+      Map<String, List<KeyDigest>> tenantKeys, Map<String, List<String>> missingTenantKeys, Secret auditKey) {
+    this.auditKey = auditKey;
     this.root = root;
     this.revision = revision;
     this.sha256 = sha256;
@@ -280,6 +283,14 @@ public final class Manifest {
    */
   public Optional<Secret> secret(String tierName) {
     return Optional.ofNullable(secrets.get(tierName));
+  }
+
+  /**
+   * The audit trail's deployment secret as configured ({@code audit.key_env}, else
+   * {@code audit.key_file}), read once; empty when neither gives one.
+   */
+  public Optional<Secret> auditKey() {
+    return Optional.ofNullable(auditKey);
   }
 
   /** The intent of that name, if defined. */

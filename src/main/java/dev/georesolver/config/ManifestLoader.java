@@ -80,10 +80,34 @@ public final class ManifestLoader {
         throw problems.exception();
       }
     }
+    Secret auditKey = auditKey(root.get(Manifest.AUDIT), env, problems);
+    if (!problems.isEmpty()) {
+      throw problems.exception();
+    }
     String sha = IdempotencyKey.sha256Hex(yaml);
     String gitSha = env.get("MANIFEST_GIT_SHA");
     String revision = sha.substring(0, 12) + (gitSha == null || gitSha.isBlank() ? "" : "-g" + gitSha.trim());
-    return new Manifest(root, revision, sha, secrets, disabled, keys, missing);
+    return new Manifest(root, revision, sha, secrets, disabled, keys, missing, auditKey);
+  }
+
+  /**
+   * The audit trail's deployment secret: the variable {@code audit.key_env} when set, else the file
+   * {@code audit.key_file} when given (one that cannot be read is a problem: the trail would be
+   * signed with another key), else null.
+   */
+  private static Secret auditKey(AuditConfig audit, Map<String, String> env, Problems problems) {
+    String v = env.get(audit.keyEnv());
+    if (v != null && !v.isBlank()) {
+      return Secret.of(v.strip());
+    }
+    if (audit.keyFile() == null) {
+      return null;
+    }
+    Secret.Lookup found = Secret.lookup(null, audit.keyFile(), "audit key", env);
+    if (found.secret() == null) {
+      problems.add(Manifest.AUDIT.key() + "." + AuditConfig.KEY_FILE.key(), found.missing());
+    }
+    return found.secret();
   }
 
   /**

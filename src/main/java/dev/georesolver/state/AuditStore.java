@@ -3,6 +3,7 @@ package dev.georesolver.state;
 import dev.georesolver.bus.AuditEvent;
 import dev.georesolver.state.rules.AuditChain;
 import dev.georesolver.state.rules.AuditRules;
+import dev.georesolver.state.rules.AuditSeal;
 import dev.georesolver.state.tables.Entry;
 import dev.georesolver.state.tables.Log;
 import dev.georesolver.state.tables.Row;
@@ -23,8 +24,10 @@ import java.util.TreeSet;
 
 /**
  * The audit trail over {@link Tables}: one group per tenant ({@code audit:<tenant>}) holding its
- * chain (a log whose entry numbers are the records' sequence numbers) and its retention anchor, and
- * the list of tenants with a chain. A batch of records extends each tenant's chain in one
+ * chain (a log whose entry numbers are the records' sequence numbers), the index of its records' ids
+ * (so an append is idempotent by record id), its retention anchor and its opened marker (both signed
+ * with the deployment secret, {@link AuditKey}), and the list of tenants with a chain. A record's
+ * idempotency key is replaced by its keyed hash before it is chained. A batch of records extends each tenant's chain in one
  * transaction, so two chain instances or two resolvers never fork it (the one that appended second
  * runs again from the new head). Every rule is {@link AuditRules}'; the hash is
  * {@link AuditChain#hash}. Use from the state verticle's context, or read-only from the command line.
@@ -38,10 +41,12 @@ final class AuditStore implements StateStore.Audit {
 
   private final Tables tables;
   private final Clock clock;
+  private final AuditKey key;
 
-  AuditStore(Tables tables, Clock clock) {
+  AuditStore(Tables tables, Clock clock, AuditKey key) {
     this.tables = tables;
     this.clock = clock;
+    this.key = key;
   }
 
   static String group(String tenant) {
@@ -54,6 +59,11 @@ final class AuditStore implements StateStore.Audit {
 
   static Table meta(String tenant) {
     return Table.of(group(tenant), "meta");
+  }
+
+  /** The chain's record ids, each row's index score its sequence number. */
+  static Table ids(String tenant) {
+    return Table.of(group(tenant), "ids", "seq");
   }
 
   @Override
@@ -71,27 +81,34 @@ final class AuditStore implements StateStore.Audit {
     return all.map(n -> new JsonObject().put("written", n[0]).put("duplicate", n[1]));
   }
 
-  /** Extends one tenant's chain by its records in this batch; how many were appended. */
-  private Future<Integer> appendTenant(String tenant, List<AuditEvent> events) {
+  /**
+   * Extends one tenant's chain by its records in this batch, leaving out those whose id the chain
+   * holds already (a batch retried whole after part of it was written); how many were appended.
+   */
+  private Future<Integer> appendTenant(String tenant, List<AuditEvent> given) {
     Log log = chain(tenant);
-    return tables.transact(x -> x.lastSeq(log).compose(last -> anchor(x, tenant).compose(anchor -> tail(x, log, last, anchor,
-        events.size()).map(tail -> {
-          AuditChain.Anchor head = tail.isEmpty() ? anchor : tail.get(tail.size() - 1).anchor();
-          List<AuditRules.Link> links = AuditRules.extend(head, events, tail.stream().map(AuditRules.Link::id).toList());
+    Table ids = ids(tenant);
+    List<AuditEvent> events = given.stream()
+        .map(e -> new AuditEvent(e.tenant(), e.id(), e.tsMs(), key.keyIdempotency(e.body()))).toList();
+    List<String> asked = events.stream().map(AuditEvent::id).distinct().toList();
+    return tables.transact(x -> x.lastSeq(log).compose(last -> anchor(x, tenant).compose(anchor -> head(x, log, last, anchor)
+        .compose(head -> x.get(ids, asked).map(rows -> {
+          List<String> stored = rows.stream().filter(Row::exists).map(Row::key).toList();
+          List<AuditRules.Link> links = AuditRules.extend(head, events, stored);
           for (AuditRules.Link l : links) {
             x.append(log, l.seq(), StateCodec.link(l));
+            x.put(ids, l.id(), new byte[0], Map.of("seq", (double) l.seq()));
           }
           return new int[] {links.size(), last == 0 ? 1 : 0};
-        })))).compose(r -> r[1] == 1 && r[0] > 0 ? register(tenant).map(r[0]) : Future.succeededFuture(r[0]));
+        }))))).compose(r -> r[1] == 1 && r[0] > 0 ? register(tenant).map(r[0]) : Future.succeededFuture(r[0]));
   }
 
-  /** The chain's last {@code n} records (fewer when it is shorter), oldest first. */
-  private static Future<List<AuditRules.Link>> tail(Txn x, Log log, long last, AuditChain.Anchor anchor, int n) {
+  /** Where the chain continues: its last record, or its anchor when none is left after it. */
+  private static Future<AuditChain.Anchor> head(Txn x, Log log, long last, AuditChain.Anchor anchor) {
     if (last <= anchor.seq()) {
-      return Future.succeededFuture(List.of());
+      return Future.succeededFuture(anchor);
     }
-    long from = Math.max(anchor.seq(), last - n);
-    return x.read(log, from, n).map(es -> es.stream().map(e -> StateCodec.link(e.seq(), e.body())).toList());
+    return x.read(log, last - 1, 1).map(es -> es.isEmpty() ? anchor : StateCodec.link(es.get(0).seq(), es.get(0).body()).anchor());
   }
 
   private Future<Void> register(String tenant) {
@@ -103,15 +120,55 @@ final class AuditStore implements StateStore.Audit {
 
   /** Where {@code tenant}'s chain starts: its retention anchor, or {@link AuditChain.Anchor#NONE}. */
   static Future<AuditChain.Anchor> anchor(Txn x, String tenant) {
-    return x.get(meta(tenant), "anchor").map(AuditStore::anchor);
+    return signedAnchor(x, tenant).map(Signed::anchor);
   }
 
-  private static AuditChain.Anchor anchor(Row r) {
-    if (!r.exists()) {
-      return AuditChain.Anchor.NONE;
+  /**
+   * A retention anchor as stored: where the chain starts, when the last removed record happened
+   * ({@code tsMs}, epoch ms; 0 when an earlier layout did not say), and its signature (null when none).
+   */
+  record Signed(AuditChain.Anchor anchor, long tsMs, String sig) {}
+
+  static Future<Signed> signedAnchor(Txn x, String tenant) {
+    return x.get(meta(tenant), "anchor").map(r -> {
+      if (!r.exists()) {
+        return new Signed(AuditChain.Anchor.NONE, 0, null);
+      }
+      JsonObject j = StateCodec.json(r.body());
+      return new Signed(new AuditChain.Anchor(j.getLong("seq"), j.getString("hash")), j.getLong("ts_ms", 0L), j.getString("sig"));
+    });
+  }
+
+  /** Writes {@code tenant}'s anchor, signed. */
+  private void putAnchor(Txn x, String tenant, long seq, String hash, long tsMs) {
+    JsonObject a = new JsonObject().put("seq", seq).put("hash", hash).put("ts_ms", tsMs).put("at_ms", clock.millis());
+    if (key.present()) {
+      a.put("sig", AuditSeal.anchor(key.anchorKey(), tenant, seq, hash, tsMs));
     }
-    JsonObject j = StateCodec.json(r.body());
-    return new AuditChain.Anchor(j.getLong("seq"), j.getString("hash"));
+    x.put(meta(tenant), "anchor", StateCodec.bytes(a), Map.of());
+  }
+
+  /**
+   * Marks each of {@code tenants}' trails as opened (a signed row), unless it is already: from then
+   * on a trail deleted whole is found by {@code audit verify}. Registers each in the tenant list.
+   */
+  @Override
+  public Future<Void> open(List<String> tenants) {
+    Future<Void> all = Future.succeededFuture();
+    for (String t : tenants) {
+      all = all.compose(v -> tables.transact(x -> x.get(meta(t), "opened").map(r -> {
+        if (!r.exists()) {
+          long at = clock.millis();
+          JsonObject o = new JsonObject().put("at_ms", at);
+          if (key.present()) {
+            o.put("sig", AuditSeal.opened(key.anchorKey(), t, at));
+          }
+          x.put(meta(t), "opened", StateCodec.bytes(o), Map.of());
+        }
+        return (Void) null;
+      })).compose(v2 -> register(t)));
+    }
+    return all;
   }
 
   @Override
@@ -173,9 +230,9 @@ final class AuditStore implements StateStore.Audit {
         return 0;
       }
       AuditRules.Link last = bySeq.get(upTo);
-      x.put(meta(tenant), "anchor", StateCodec.bytes(new JsonObject().put("seq", last.seq()).put("hash", last.hash())
-          .put("at_ms", clock.millis())), Map.of());
+      putAnchor(x, tenant, last.seq(), last.hash(), last.tsMs());
       x.trim(log, upTo);
+      bySeq.values().stream().filter(l -> l.seq() <= upTo).forEach(l -> x.delete(ids(tenant), l.id()));
       return (int) bySeq.keySet().stream().filter(s -> s <= upTo).count();
     }))).compose(n -> n == AuditRules.RETAIN_SLICE ? retainTenant(tenant, cutoffMs).map(m -> n + m) : Future.succeededFuture(n));
   }
@@ -188,14 +245,68 @@ final class AuditStore implements StateStore.Audit {
 
   /**
    * Walks {@code tenant}'s chain from its anchor, recomputing every hash, and checks that it ends at
-   * the last number the chain ever took (a record removed from the end is found too).
+   * the last number the chain ever took (a record removed from the end is found too). Before the
+   * walk, what the database alone could forge: the anchor's signature, that the anchor is older than
+   * the retention period (retention never removes a younger record), and, when {@code expected}, that
+   * the tenant's trail was opened at all (a signed marker).
+   *
+   * @param expect what beyond the chain is checked: nothing unless {@link AuditReader.Expect#signed}
    */
-  Future<AuditReader.Report> verify(String tenant) {
+  Future<AuditReader.Report> verify(String tenant, AuditReader.Expect expect) {
     Log log = chain(tenant);
-    return tables.read(x -> anchor(x, tenant).compose(a -> x.lastSeq(log).compose(last -> {
-      AuditChain.Verifier v = new AuditChain.Verifier(tenant, a);
-      return walk(x, log, a.seq(), v).map(end -> AuditReader.report(tenant, v, a, last));
-    })));
+    return tables.read(x -> signedAnchor(x, tenant).compose(sa -> x.get(meta(tenant), "opened").compose(opened ->
+        x.lastSeq(log).compose(last -> {
+          AuditChain.Anchor a = sa.anchor();
+          AuditChain.Break trust = expect.signed()
+              ? trust(tenant, sa, opened, last, expect.retentionMs(), expect.configured().contains(tenant)) : null;
+          if (trust != null) {
+            return Future.succeededFuture(new AuditReader.Report(tenant, 0, a, trust));
+          }
+          AuditChain.Verifier v = new AuditChain.Verifier(tenant, a);
+          return walk(x, log, a.seq(), v).map(end -> AuditReader.report(tenant, v, a, last));
+        }))));
+  }
+
+  /** What is wrong with the parts of the trail only the deployment secret vouches for, or null. */
+  private AuditChain.Break trust(String tenant, Signed sa, Row opened, long last, long retentionMs, boolean expected) {
+    long seq = sa.anchor().seq();
+    if (expected && !opened.exists()) {
+      return new AuditChain.Break(tenant, 0, "-", last == 0 && seq == 0
+          ? "the tenant has no audit trail, though it is configured (deleted whole, or the resolver never ran with it)"
+          : "the trail's opened marker is missing (removed from the store)");
+    }
+    if (opened.exists()) {
+      JsonObject o = StateCodec.json(opened.body());
+      String why = signature(o.getString("sig"), () -> AuditSeal.opened(key.anchorKey(), tenant, o.getLong("at_ms", 0L)));
+      if (why != null) {
+        return new AuditChain.Break(tenant, 0, "opened", "the trail's opened marker " + why);
+      }
+    }
+    if (seq == 0) {
+      return null;
+    }
+    String why = signature(sa.sig(), () -> AuditSeal.anchor(key.anchorKey(), tenant, seq, sa.anchor().hash(), sa.tsMs()));
+    if (why != null) {
+      return new AuditChain.Break(tenant, seq, "anchor", "the retention anchor " + why + ": records 1-" + seq
+          + " may have been removed by hand");
+    }
+    long cutoff = clock.millis() - retentionMs;
+    if (retentionMs > 0 && sa.tsMs() >= cutoff) {
+      return new AuditChain.Break(tenant, seq, "anchor", "the retention anchor removed records up to seq " + seq + ", the last of "
+          + "them from " + java.time.Instant.ofEpochMilli(sa.tsMs()) + ", younger than retention_days: records were removed early");
+    }
+    return null;
+  }
+
+  /** Why {@code sig} does not vouch (unsigned, no key to check it, or not the signature), or null. */
+  private String signature(String sig, java.util.function.Supplier<String> expected) {
+    if (sig == null) {
+      return "is not signed";
+    }
+    if (!key.present()) {
+      return "cannot be checked: no audit key (audit.key_env, audit.key_file or the generated " + AuditKey.FILE + ")";
+    }
+    return AuditSeal.same(sig, expected.get()) ? null : "has a signature that does not match the audit key";
   }
 
   private Future<Void> walk(Txn x, Log log, long after, AuditChain.Verifier v) {
@@ -239,6 +350,7 @@ final class AuditStore implements StateStore.Audit {
         for (AuditRules.Link l : links) {
           if (l.seq() > next) {
             x.append(log, l.seq(), StateCodec.link(l));
+            x.put(ids(tenant), l.id(), new byte[0], Map.of("seq", (double) l.seq()));
             next = l.seq();
             written++;
           } else if (l.seq() > a.seq()) {
@@ -266,7 +378,8 @@ final class AuditStore implements StateStore.Audit {
     return tables.transact(x -> anchor(x, tenant).map(current -> {
       if (current.seq() < a.seq()) {
         // The earlier release's retention went further since an earlier import: the chain follows.
-        x.put(meta(tenant), "anchor", StateCodec.bytes(new JsonObject().put("seq", a.seq()).put("hash", a.hash())), Map.of());
+        // Signed now (the import trusts the earlier layout it reads); when it happened is unknown.
+        putAnchor(x, tenant, a.seq(), a.hash(), 0);
         x.trim(chain(tenant), a.seq());
       }
       return (Void) null;

@@ -142,6 +142,12 @@ public interface StateStore {
      * new anchor (the last removed record's seq and hash) with it; the number removed.
      */
     Future<Integer> retain(long cutoffMs);
+
+    /**
+     * Marks each of {@code tenants}' trails as opened, with a marker signed by the deployment
+     * secret, unless it is already: from then on {@code audit verify} finds a trail deleted whole.
+     */
+    Future<Void> open(List<String> tenants);
   }
 
   /** The memory store's write-behind: idempotency and cached-index entries kept across restarts. */

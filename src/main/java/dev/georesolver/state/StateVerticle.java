@@ -195,14 +195,15 @@ public final class StateVerticle extends VerticleBase {
       }
     }
     // The store serves through a gate that opens once an earlier release's layout, if any, has moved.
-    return opened.compose(tables -> {
+    return opened.compose(tables -> auditKey(tables.shared()).compose(key -> {
       LegacyImport.Gate gate = new LegacyImport.Gate(tables);
       boolean keepsCache = withCache && "sqlite".equals(backend);
-      TablesStore raw = TablesStore.over(tables, clock, keepsCache, correction, idem.indexTtlSeconds());
-      TablesStore served = TablesStore.over(gate, clock, keepsCache, correction, idem.indexTtlSeconds());
+      TablesStore raw = TablesStore.over(tables, clock, keepsCache, correction, idem.indexTtlSeconds(), key);
+      TablesStore served = TablesStore.over(gate, clock, keepsCache, correction, idem.indexTtlSeconds(), key);
       return LegacyImport.start(vertx, raw, legacy, gate, clock).map(served);
-    }).compose(s -> {
+    })).compose(s -> {
       store = s;
+      openTrails();
       if (dir != null) {
         checkDisk();
         vertx.setPeriodic(DISK_CHECK_MS, id -> checkDisk());
@@ -226,6 +227,38 @@ public final class StateVerticle extends VerticleBase {
       metrics.stateRefused("debts", 0);
       metrics.stateRefused("cache", 0);
       return routes();
+    });
+  }
+
+  /**
+   * Marks the configured tenants' audit trails as opened, once the store serves (an earlier layout
+   * may still be moving); tried again every {@value #OPEN_RETRY_MS} ms until it is done.
+   */
+  private void openTrails() {
+    store.audit().open(AuditReader.trailsOf(manifest)).onFailure(t -> {
+      log.debug("audit: trails not marked opened yet ({}); trying again", t.getMessage());
+      vertx.setTimer(OPEN_RETRY_MS, id -> openTrails());
+    });
+  }
+
+  /** How long after a failed attempt the trails' opened markers are written again, ms. */
+  private static final long OPEN_RETRY_MS = 5_000;
+
+  /**
+   * The audit trail's keys (file I/O on a worker): the configured deployment secret, else the one
+   * generated beside the state file. Several resolvers sharing a store must be given the same secret.
+   */
+  private Future<AuditKey> auditKey(boolean shared) {
+    return vertx.executeBlocking(() -> AuditKey.forServe(manifest), false).onSuccess(k -> {
+      if (manifest.auditKey().isEmpty()) {
+        if (shared) {
+          log.warn("audit: no deployment secret configured ({}); using the one generated in {}: every resolver sharing this store "
+              + "must be given the same secret, or their anchors will not verify", manifest.audit().keyEnv(), k.source());
+        } else {
+          log.info("audit: anchors are signed with the secret generated in {} (set {} to keep it elsewhere)", k.source(),
+              manifest.audit().keyEnv());
+        }
+      }
     });
   }
 

@@ -26,12 +26,12 @@ public final class TablesStore implements StateStore {
   private final CacheStore cache;
   private final ShadowStore shadow;
 
-  private TablesStore(Tables tables, Clock clock, CacheStore cache, CacheCorrection correction) {
+  private TablesStore(Tables tables, Clock clock, CacheStore cache, CacheCorrection correction, AuditKey auditKey) {
     this.tables = tables;
     this.clock = clock;
     this.outbox = new OutboxStore(tables);
     this.debts = new QueueStore(tables, outbox, correction, clock);
-    this.audit = new AuditStore(tables, clock);
+    this.audit = new AuditStore(tables, clock, auditKey);
     this.batches = new BatchStore(tables, clock);
     this.cache = cache;
     this.shadow = new ShadowStore(tables);
@@ -46,9 +46,18 @@ public final class TablesStore implements StateStore {
    * @param indexTtlS the cached-index entry lifetime, seconds
    */
   public static TablesStore over(Tables tables, Clock clock, boolean keepsCache, CacheCorrection shared, long indexTtlS) {
+    return over(tables, clock, keepsCache, shared, indexTtlS, AuditKey.NONE);
+  }
+
+  /**
+   * The store over {@code tables} whose audit trail signs and checks with {@code auditKey} (the
+   * deployment secret's keys; {@link AuditKey#NONE} signs nothing).
+   */
+  public static TablesStore over(Tables tables, Clock clock, boolean keepsCache, CacheCorrection shared, long indexTtlS,
+      AuditKey auditKey) {
     CacheStore cache = keepsCache ? new CacheStore(tables, clock, indexTtlS) : null;
     CacheCorrection correction = cache != null ? cache : shared != null ? shared : CacheCorrection.NONE;
-    return new TablesStore(tables, clock, cache, correction);
+    return new TablesStore(tables, clock, cache, correction, auditKey);
   }
 
   /** The backend. */

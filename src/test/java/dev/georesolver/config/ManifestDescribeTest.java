@@ -29,7 +29,8 @@ class ManifestDescribeTest {
         "state", "reconcile", "corrections", "audit", "batch");
     assertThat(effective.getValue("tenants")).as("no tenants: open access").isNull();
     assertThat(effective.getJsonObject("audit").encode()).isEqualTo("{\"level\":\"fallbacks\",\"retention_days\":2555,"
-        + "\"retention_interval_ms\":3600000,\"flush_interval_ms\":100,\"batch_max\":500,\"buffer_max\":50000}");
+        + "\"retention_interval_ms\":3600000,\"flush_interval_ms\":100,\"batch_max\":500,\"buffer_max\":50000,"
+        + "\"key_env\":\"GEO_AUDIT_KEY\",\"key_file\":null}");
     JsonObject idem = effective.getJsonObject("routing").getJsonObject("idempotency");
     assertThat(idem.getString("key_strategy")).isEqualTo("sha256(normalized_address + bounding_box)");
     assertThat(idem.getLong("command_timeout_ms")).isEqualTo(100L);

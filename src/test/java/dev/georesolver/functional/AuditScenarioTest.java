@@ -185,7 +185,8 @@ class AuditScenarioTest {
     String[] ok = cli("audit", "verify", "--manifest", m.toString());
     assertThat(ok[0]).as(String.join("\n", ok)).isEqualTo("0");
     assertThat(ok[1]).contains("  acme: 5 record(s), chain intact").contains("  beta: 3 record(s), chain intact")
-        .contains("audit verify: OK, 2 tenant(s), 8 record(s)");
+        .contains("  root: 0 record(s), chain intact")
+        .contains("audit verify: OK, 3 tenant(s), 8 record(s)");
     try (var c = DriverManager.getConnection("jdbc:sqlite:" + state); var st = c.createStatement()) {
       // The chain's entries are append-only; a database administrator drops the guard and rewrites one.
       st.execute("DROP TRIGGER t_logs_append_only");

@@ -147,7 +147,7 @@ class Issue22LegacyStateMigratesTest {
     assertServed(vertx, true);
     vertx.undeploy(id).await();
     assertThat(LegacySqliteFile.tables(file)).doesNotContainAnyElementsOf(LegacySqliteFile.legacyTables());
-    assertThat(AuditReader.sqlite(file, null)).singleElement().satisfies(r -> {
+    assertThat(AuditReader.sqlite(file, "acme")).singleElement().satisfies(r -> {
       assertThat(r.ok()).isTrue();
       assertThat(r.records()).isEqualTo(3);
     });
@@ -181,7 +181,7 @@ class Issue22LegacyStateMigratesTest {
         assertThat(keys.send(io.vertx.redis.client.Request.cmd(io.vertx.redis.client.Command.EXISTS).arg(keys.keys().auditTenants())
             .arg(keys.keys().batches()).arg(keys.keys().auditHead("acme")).arg(keys.keys().reconcile()).arg(keys.keys().corrections())).toLong()).as("the earlier keys are gone").isZero();
       }
-      assertThat(AuditReader.redis(server.url(), "geo:", null)).singleElement().satisfies(r -> {
+      assertThat(AuditReader.redis(server.url(), "geo:", "acme")).singleElement().satisfies(r -> {
         assertThat(r.ok()).isTrue();
         assertThat(r.records()).isEqualTo(3);
       });

@@ -14,8 +14,8 @@ import java.util.Set;
  * <ul>
  *   <li><b>Extending</b> a tenant's chain: each record takes the next sequence number after the
  *       chain's head and is hashed over the head's hash ({@link AuditChain#hash}); a record whose id
- *       is among the chain's last records is not appended again (a batch retried after its first
- *       write did commit) ({@link #extend}).
+ *       the chain already holds is not appended again (a batch retried whole after part of it was
+ *       written, on any backend) ({@link #extend}).
  *   <li><b>Retention</b> removes only whole prefixes: the longest run of the oldest records that are
  *       all older than the cut-off, at most {@link #RETAIN_SLICE} records a step, and the chain's
  *       anchor moves to the last record removed ({@link #removable}).
@@ -47,7 +47,7 @@ public final class AuditRules {
 
   /**
    * The links {@code events} (one tenant's, in order) add after {@code head}, leaving out those whose
-   * id is in {@code recentIds} (the ids of the chain's last records) or repeated in the batch.
+   * id is in {@code recentIds} (the ids of this batch the chain already holds) or repeated in the batch.
    */
   public static List<Link> extend(AuditChain.Anchor head, List<AuditEvent> events, Collection<String> recentIds) {
     Set<String> seen = new HashSet<>(recentIds);

@@ -127,6 +127,23 @@ public final class SqliteDb implements AutoCloseable {
    *
    * @throws StateStoreException when it cannot be opened or has another layout
    */
+  /** The names of the tables in the file at {@code path}, opened read-only for the moment it takes. */
+  public static java.util.Set<String> tableNames(Path path) {
+    org.sqlite.SQLiteConfig cfg = new org.sqlite.SQLiteConfig();
+    cfg.setReadOnly(true);
+    java.util.Set<String> out = new java.util.TreeSet<>();
+    try (Connection c = cfg.createConnection("jdbc:sqlite:" + path.toAbsolutePath());
+         Statement s = c.createStatement();
+         ResultSet rs = s.executeQuery("SELECT name FROM sqlite_master WHERE type = 'table'")) {
+      while (rs.next()) {
+        out.add(rs.getString(1));
+      }
+      return out;
+    } catch (SQLException e) {
+      throw new StateStoreException("cannot read the state file " + path.toAbsolutePath() + ": " + e.getMessage(), e);
+    }
+  }
+
   public static SqliteDb openReadOnly(Path path) {
     Path abs = path.toAbsolutePath();
     org.sqlite.SQLiteConfig cfg = new org.sqlite.SQLiteConfig();

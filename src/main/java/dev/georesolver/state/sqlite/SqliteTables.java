@@ -69,6 +69,11 @@ public final class SqliteTables implements Tables {
     return new SqliteTables(vertx, SqliteDb.openReadOnly(path), 1, 1);
   }
 
+  /** The names of the tables in the SQLite file at {@code path} (read-only, briefly). Blocking. */
+  public static java.util.Set<String> tableNames(Path path) {
+    return SqliteDb.tableNames(path);
+  }
+
   /** The file. */
   public Path path() {
     return db.path();
