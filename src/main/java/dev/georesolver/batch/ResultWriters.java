@@ -100,7 +100,7 @@ public final class ResultWriters {
       for (int i = 0; i < ResultColumns.NAMES.size(); i++) {
         Object v = result.column(i);
         String t = text(v);
-        record.add(i == LABEL || i == NOTICE || i == ERROR ? guarded(t) : t);
+        record.add(i == LABEL || i == NOTICE || i == ERROR || i >= ResultColumns.FIRST_ADDRESS ? guarded(t) : t);
       }
       printer.printRecord(record);
       rows++;

@@ -1,6 +1,9 @@
 package dev.georesolver.batch;
 
+import dev.georesolver.geo.Address;
 import io.vertx.core.json.JsonObject;
+
+import java.util.LinkedHashMap;
 
 /**
  * What became of one row: the result columns of the output, in {@link ResultColumns#NAMES} order.
@@ -18,9 +21,21 @@ import io.vertx.core.json.JsonObject;
  * @param degraded whether the answer came from below the first eligible rung; null when nothing answered
  * @param notice the result's notice, or null
  * @param error a refusal's reason code, an invalid row's problem, or a failure; null when resolved
+ * @param address the answer's address components, one column each; {@link Address#EMPTY} when
+ *     none, never null
  */
 public record RowResult(String status, Double lon, Double lat, String label, String claim, String resolutionSource,
-    Double confidence, Boolean degraded, String notice, String error) {
+    Double confidence, Boolean degraded, String notice, String error, Address address) {
+
+  public RowResult {
+    address = address == null ? Address.EMPTY : address;
+  }
+
+  /** A row's result without address components. */
+  public RowResult(String status, Double lon, Double lat, String label, String claim, String resolutionSource,
+      Double confidence, Boolean degraded, String notice, String error) {
+    this(status, lon, lat, label, claim, resolutionSource, confidence, degraded, notice, error, Address.EMPTY);
+  }
 
   public static final String RESOLVED = "resolved";
   public static final String REFUSED = "refused";
@@ -35,7 +50,7 @@ public record RowResult(String status, Double lon, Double lat, String label, Str
     }
     return new RowResult(status, number(r, "lon"), number(r, "lat"), text(r, "label"), text(r, "claim"),
         text(r, "resolution_source"), number(r, "confidence"), r.getValue("degraded") instanceof Boolean b ? b : null,
-        text(r, "notice"), REFUSED.equals(status) ? text(r, "reason") : null);
+        text(r, "notice"), REFUSED.equals(status) ? text(r, "reason") : null, address(r));
   }
 
   /** A row that could not be sent, and why. */
@@ -65,6 +80,9 @@ public record RowResult(String status, Double lon, Double lat, String label, Str
     putIf(j, "degraded", degraded);
     putIf(j, "notice", notice);
     putIf(j, "error", error);
+    if (!address.isEmpty()) {
+      j.put("address", new JsonObject(new LinkedHashMap<String, Object>(address.toMap())));
+    }
     return j;
   }
 
@@ -72,7 +90,7 @@ public record RowResult(String status, Double lon, Double lat, String label, Str
   public static RowResult fromJson(JsonObject j) {
     return new RowResult(j.getString("status"), number(j, "lon"), number(j, "lat"), text(j, "label"), text(j, "claim"),
         text(j, "resolution_source"), number(j, "confidence"), j.getValue("degraded") instanceof Boolean b ? b : null,
-        text(j, "notice"), text(j, "error"));
+        text(j, "notice"), text(j, "error"), address(j));
   }
 
   /** The value of result column {@code i} of {@link ResultColumns#NAMES}. */
@@ -88,7 +106,12 @@ public record RowResult(String status, Double lon, Double lat, String label, Str
       case 7 -> degraded;
       case 8 -> notice;
       case 9 -> error;
-      default -> throw new IndexOutOfBoundsException(i);
+      default -> {
+        if (i - ResultColumns.FIRST_ADDRESS >= Address.components().size()) {
+          throw new IndexOutOfBoundsException(i);
+        }
+        yield address.get(Address.components().get(i - ResultColumns.FIRST_ADDRESS));
+      }
     };
   }
 
@@ -96,6 +119,11 @@ public record RowResult(String status, Double lon, Double lat, String label, Str
     if (v != null) {
       j.put(k, v);
     }
+  }
+
+  /** The {@code address} object's components, or none. */
+  private static Address address(JsonObject j) {
+    return j.getValue("address") instanceof JsonObject a ? Address.fromMap(a.getMap()) : Address.EMPTY;
   }
 
   private static Double number(JsonObject j, String k) {

@@ -1,9 +1,11 @@
 package dev.georesolver.bus;
 
+import dev.georesolver.geo.Address;
 import dev.georesolver.geo.Direction;
 import io.vertx.core.json.JsonObject;
 
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 
 /**
@@ -13,7 +15,8 @@ import java.util.Locale;
  * <p>JSON: {@code correction_id}, {@code cursor} (its place in the outbox, once stored),
  * {@code idempotency_key}, {@code intent}, {@code direction}, {@code tenant}, {@code before} and
  * {@code after} (each {@code lon}, {@code lat}, {@code claim}, {@code resolution_source},
- * {@code confidence}, {@code resolved_at_ms}; a refusal's {@code before} has no point),
+ * {@code confidence}, {@code resolved_at_ms}, and {@code address} when its components are known:
+ * {@code after} has those of the corrected point; a refusal's {@code before} has no point),
  * {@code moved_m} (null when there was no point before), {@code corrected_at} (ISO-8601) and
  * {@code corrected_at_ms}, {@code manifest_revision}, {@code addr_key} (the cached-index entry
  * updated, or absent) and {@code answer}: the corrected result as it is now replayed.
@@ -56,17 +59,35 @@ public record Correction(
    * @param resolutionSource the tier, or null
    * @param confidence confidence, or null
    * @param resolvedAtMs when that answer was resolved (epoch millis)
+   * @param address the answer's address components ({@code address} in the JSON, only when known);
+   *     a correction's {@code after} carries those of the point it moved to. {@link Address#EMPTY}
+   *     when none, never null
    */
-  public record Place(Double lon, Double lat, String claim, String resolutionSource, Double confidence, long resolvedAtMs) {
+  public record Place(Double lon, Double lat, String claim, String resolutionSource, Double confidence, long resolvedAtMs,
+                      Address address) {
+
+    public Place {
+      address = address == null ? Address.EMPTY : address;
+    }
+
+    /** A side without address components (the degraded answer, as a debt remembers it). */
+    public Place(Double lon, Double lat, String claim, String resolutionSource, Double confidence, long resolvedAtMs) {
+      this(lon, lat, claim, resolutionSource, confidence, resolvedAtMs, Address.EMPTY);
+    }
 
     public JsonObject toJson() {
-      return new JsonObject().put("lon", lon).put("lat", lat).put("claim", claim).put("resolution_source", resolutionSource)
+      JsonObject j = new JsonObject().put("lon", lon).put("lat", lat).put("claim", claim).put("resolution_source", resolutionSource)
           .put("confidence", confidence).put("resolved_at_ms", resolvedAtMs);
+      if (!address.isEmpty()) {
+        j.put("address", new JsonObject(new LinkedHashMap<String, Object>(address.toMap())));
+      }
+      return j;
     }
 
     public static Place fromJson(JsonObject j) {
       return new Place(j.getDouble("lon"), j.getDouble("lat"), j.getString("claim"), j.getString("resolution_source"),
-          j.getDouble("confidence"), j.getLong("resolved_at_ms", 0L));
+          j.getDouble("confidence"), j.getLong("resolved_at_ms", 0L),
+          j.getValue("address") instanceof JsonObject a ? Address.fromMap(a.getMap()) : Address.EMPTY);
     }
   }
 

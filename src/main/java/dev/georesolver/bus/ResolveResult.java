@@ -1,6 +1,7 @@
 package dev.georesolver.bus;
 
 import dev.georesolver.crs.TransformInfo;
+import dev.georesolver.geo.Address;
 import dev.georesolver.geo.Claim;
 import dev.georesolver.geo.Direction;
 import com.fasterxml.jackson.core.JsonFactory;
@@ -43,6 +44,8 @@ import java.util.Objects;
  * @param label what was matched, or null
  * @param precision rooftop, street, locality…, or null
  * @param distanceM reverse: metres from the asked point, or null
+ * @param address the structured address of what was matched (components by wire name, written as
+ *     the {@code address} object only when one is known); {@link Address#EMPTY} when none, never null
  * @param resolutionSource the tier that answered, or null
  * @param claim what the answer may claim, or null
  * @param confidence [0, 1], or null
@@ -69,6 +72,7 @@ public record ResolveResult(
     String label,
     String precision,
     Double distanceM,
+    Address address,
     String resolutionSource,
     Claim claim,
     Double confidence,
@@ -94,6 +98,7 @@ public record ResolveResult(
   public ResolveResult {
     Objects.requireNonNull(status, "status");
     Objects.requireNonNull(direction, "direction");
+    address = address == null ? Address.EMPTY : address;
     attempts = List.copyOf(attempts);
   }
 
@@ -112,6 +117,7 @@ public record ResolveResult(
         .label(label)
         .precision(precision)
         .distanceM(distanceM)
+        .address(address)
         .resolutionSource(resolutionSource)
         .claim(claim)
         .confidence(confidence)
@@ -143,6 +149,7 @@ public record ResolveResult(
     private String label;
     private String precision;
     private Double distanceM;
+    private Address address = Address.EMPTY;
     private String resolutionSource;
     private Claim claim;
     private Double confidence;
@@ -170,6 +177,8 @@ public record ResolveResult(
     public Builder label(String v) { label = v; return this; }
     public Builder precision(String v) { precision = v; return this; }
     public Builder distanceM(Double v) { distanceM = v; return this; }
+    /** Null reads as {@link Address#EMPTY}. */
+    public Builder address(Address v) { address = v; return this; }
     public Builder resolutionSource(String v) { resolutionSource = v; return this; }
     public Builder claim(Claim v) { claim = v; return this; }
     public Builder confidence(Double v) { confidence = v; return this; }
@@ -191,7 +200,7 @@ public record ResolveResult(
 
     /** The result; {@code status} and {@code direction} must be set. */
     public ResolveResult build() {
-      return new ResolveResult(status, direction, lon, lat, label, precision, distanceM, resolutionSource, claim,
+      return new ResolveResult(status, direction, lon, lat, label, precision, distanceM, address, resolutionSource, claim,
           confidence, degraded, notice, reason, intent, idempotencyKey, manifestRevision, traceId, elapsedMs, attempts,
           transform, observedAtMs, resolvedAtMs, replayAgeS, coalesced);
     }
@@ -214,6 +223,7 @@ public record ResolveResult(
         .label(j.getString("label"))
         .precision(j.getString("precision"))
         .distanceM(j.getDouble("distance_m"))
+        .address(j.getValue("address") instanceof JsonObject addr ? Address.fromMap(addr.getMap()) : Address.EMPTY)
         .resolutionSource(j.getString("resolution_source"))
         .claim(claim == null ? null : Claim.fromWire(claim).orElse(null))
         .confidence(j.getDouble("confidence"))
@@ -248,6 +258,13 @@ public record ResolveResult(
     string(g, "precision", r.precision);
     if (r.distanceM != null) {
       g.writeNumberField("distance_m", r.distanceM);
+    }
+    if (!r.address.isEmpty()) {
+      g.writeObjectFieldStart("address");
+      for (Address.Component c : Address.components()) {
+        string(g, c.key(), r.address.get(c));
+      }
+      g.writeEndObject();
     }
     string(g, "resolution_source", r.resolutionSource);
     string(g, "claim", r.claim == null ? null : r.claim.wire());

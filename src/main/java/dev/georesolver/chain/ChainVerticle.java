@@ -491,6 +491,7 @@ public final class ChainVerticle extends VerticleBase {
         .label(hit.label())
         .precision(hit.precision())
         .distanceM(hit.distanceM())
+        .address(hit.address())
         .resolutionSource(tier.name())
         .claim(tier.claim())
         .confidence(hit.confidence())

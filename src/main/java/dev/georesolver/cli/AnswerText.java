@@ -1,5 +1,7 @@
 package dev.georesolver.cli;
 
+import dev.georesolver.geo.Address;
+import dev.georesolver.geo.Address.Component;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -8,7 +10,8 @@ import java.util.List;
 
 /**
  * A result JSON as a person reads it: the point (lat, lon, the order map searches take), what was
- * matched, what the answer may claim and from which rung, its notice, and what each rung did.
+ * matched and its address components, what the answer may claim and from which rung, its notice,
+ * and what each rung did.
  * Every text from the result is made safe for a terminal first ({@link Terminal#safe}).
  */
 final class AnswerText {
@@ -28,6 +31,10 @@ final class AnswerText {
       if (!label.isEmpty()) {
         String precision = text(result, "precision");
         out.add(row("label", label + (precision.isEmpty() ? "" : "  (" + precision + ")")));
+      }
+      String address = address(result.getValue("address"));
+      if (!address.isEmpty()) {
+        out.add(row("address", address));
       }
       if (result.getValue("distance_m") instanceof Number d) {
         out.add(row("distance", String.format(java.util.Locale.ROOT, "%,.0f m from the point asked", d.doubleValue())));
@@ -64,6 +71,36 @@ final class AnswerText {
       out.add(row("trace", trace.toString()));
     }
     return out;
+  }
+
+  /**
+   * The components as one line, finest first: {@code 10 Downing Street, London, England, SW1A 2AA,
+   * United Kingdom (GB)}; the house number goes before the road, the country code in brackets,
+   * the provider's place type is left out. Empty when the result has none.
+   */
+  static String address(Object v) {
+    if (!(v instanceof JsonObject a)) {
+      return "";
+    }
+    Address ad = Address.fromMap(a.getMap());
+    List<String> parts = new ArrayList<>();
+    String house = ad.get(Component.HOUSE_NUMBER);
+    String road = ad.get(Component.ROAD);
+    if (road != null || house != null) {
+      parts.add(house == null ? road : road == null ? house : house + " " + road);
+    }
+    for (Component c : List.of(Component.NEIGHBOURHOOD, Component.LOCALITY, Component.COUNTY, Component.REGION,
+        Component.POSTCODE, Component.COUNTRY)) {
+      if (ad.has(c)) {
+        parts.add(ad.get(c));
+      }
+    }
+    String line = String.join(", ", parts);
+    String cc = ad.get(Component.COUNTRY_CODE);
+    if (cc != null) {
+      line = line.isEmpty() ? cc : line + " (" + cc + ")";
+    }
+    return Terminal.safe(line, MAX_TEXT);
   }
 
   private static String attempts(Object v) {

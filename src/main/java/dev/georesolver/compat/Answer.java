@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.georesolver.bus.ResolveResult;
 import dev.georesolver.bus.StoredAnswer;
+import dev.georesolver.geo.Address;
 import dev.georesolver.geo.Claim;
 import dev.georesolver.geo.Direction;
 import io.vertx.core.buffer.Buffer;
@@ -36,6 +37,7 @@ import java.io.UncheckedIOException;
  * @param idempotencyKey the request's key (hex), or null
  * @param resolvedAtMs when the answer was produced (epoch milliseconds; a replay keeps the time of
  *     the answer it replays), or 0 when unknown
+ * @param address the answer's address components; {@link Address#EMPTY} when none, never null
  */
 public record Answer(
     boolean resolved,
@@ -51,7 +53,12 @@ public record Answer(
     String notice,
     String reason,
     String idempotencyKey,
-    long resolvedAtMs) {
+    long resolvedAtMs,
+    Address address) {
+
+  public Answer {
+    address = address == null ? Address.EMPTY : address;
+  }
 
   /** The refusal reason that means every rung asked answered and found nothing. */
   public static final String NOT_FOUND = "not_found";
@@ -66,7 +73,7 @@ public record Answer(
   /** The answer of a result fresh from a walk. */
   public static Answer of(ResolveResult r) {
     return new Answer(r.resolved(), r.direction(), r.lon(), r.lat(), r.label(), r.precision(), r.resolutionSource(),
-        r.claim(), r.confidence(), r.degraded(), r.notice(), r.reason(), r.idempotencyKey(), r.resolvedAtMs());
+        r.claim(), r.confidence(), r.degraded(), r.notice(), r.reason(), r.idempotencyKey(), r.resolvedAtMs(), r.address());
   }
 
   /** The answer of a stored one (a replay, a coalesced delivery): read from its encoded stable JSON. */
@@ -90,6 +97,7 @@ public record Answer(
     String reason = null;
     String key = null;
     long resolvedAt = 0;
+    Address address = Address.EMPTY;
     try (JsonParser p = JSON.createParser(json.getBytes())) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         throw new IllegalArgumentException("result JSON is not an object");
@@ -97,6 +105,10 @@ public record Answer(
       while (p.nextToken() == JsonToken.FIELD_NAME) {
         String field = p.currentName();
         JsonToken t = p.nextToken();
+        if (t == JsonToken.START_OBJECT && field.equals("address")) {
+          address = address(p);
+          continue;
+        }
         if (t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY) {
           p.skipChildren();
           continue;
@@ -123,6 +135,21 @@ public record Answer(
       throw new UncheckedIOException("unreadable result JSON", e);
     }
     return new Answer(resolved, direction, lon, lat, label, precision, source, claim, confidence, degraded, notice,
-        reason, key, resolvedAt);
+        reason, key, resolvedAt, address);
+  }
+
+  /** The components of the {@code address} object the parser is at the start of (its end consumed). */
+  private static Address address(JsonParser p) throws IOException {
+    Address.Builder b = Address.builder();
+    while (p.nextToken() == JsonToken.FIELD_NAME) {
+      Address.Component c = Address.Component.byKey(p.currentName());
+      JsonToken v = p.nextToken();
+      if (v == JsonToken.START_OBJECT || v == JsonToken.START_ARRAY) {
+        p.skipChildren();
+      } else if (c != null && v == JsonToken.VALUE_STRING) {
+        b.put(c, p.getText());
+      }
+    }
+    return b.build();
   }
 }

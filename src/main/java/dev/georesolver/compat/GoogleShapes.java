@@ -1,11 +1,14 @@
 package dev.georesolver.compat;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.georesolver.geo.Address;
 import dev.georesolver.geo.Claim;
 import dev.georesolver.geo.Precision;
 import io.vertx.core.buffer.Buffer;
 
 import java.io.IOException;
+import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -17,9 +20,10 @@ import java.util.Map;
  * work); {@code INVALID_REQUEST}; {@code REQUEST_DENIED} (the gate refused the key);
  * {@code OVER_QUERY_LIMIT} (the tenant's rate limit; {@code Retry-After} also set).
  *
- * <p>A result has a non-empty {@code formatted_address}, {@code address_components} ({@code []}:
- * the chain's answer carries no parts), {@code geometry.location} and {@code geometry.viewport} as
- * numbers, {@code location_type} from {@link #locationType}, {@code partial_match},
+ * <p>A result has a non-empty {@code formatted_address}, {@code address_components} (the
+ * answer's components, {@link #addressComponents}; {@code []} when it has none),
+ * {@code geometry.location} and {@code geometry.viewport} as numbers, {@code location_type} from
+ * {@link #locationType}, {@code partial_match: true} only when it is one ({@link #partialMatch}),
  * {@code place_id} ({@link GoogleRequests#placeId}) and {@code types} from the precision.
  */
 public final class GoogleShapes {
@@ -100,6 +104,7 @@ public final class GoogleShapes {
       g.writeArrayFieldStart("results");
       g.writeStartObject();
       g.writeArrayFieldStart("address_components");
+      addressComponents(g, a.address());
       g.writeEndArray();
       g.writeStringField("formatted_address", formattedAddress(a, o));
       g.writeObjectFieldStart("geometry");
@@ -117,7 +122,9 @@ public final class GoogleShapes {
       g.writeEndObject();
       g.writeEndObject();
       g.writeEndObject();
-      g.writeBooleanField("partial_match", partialMatch(a));
+      if (partialMatch(a)) {
+        g.writeBooleanField("partial_match", true);
+      }
       g.writeStringField("place_id", GoogleRequests.placeId(a.lat(), a.lon()));
       g.writeArrayFieldStart("types");
       for (String t : k.googleTypes()) {
@@ -129,6 +136,46 @@ public final class GoogleShapes {
       g.writeStringField("status", OK);
       g.writeEndObject();
     });
+  }
+
+  /** Google's component types for each of ours (political for the named areas, as Google marks them). */
+  private static final Map<Address.Component, List<String>> TYPES = new EnumMap<>(Map.of(
+      Address.Component.HOUSE_NUMBER, List.of("street_number"),
+      Address.Component.ROAD, List.of("route"),
+      Address.Component.NEIGHBOURHOOD, List.of("neighborhood", "political"),
+      Address.Component.LOCALITY, List.of("locality", "political"),
+      Address.Component.COUNTY, List.of("administrative_area_level_2", "political"),
+      Address.Component.REGION, List.of("administrative_area_level_1", "political"),
+      Address.Component.COUNTRY, List.of("country", "political"),
+      Address.Component.POSTCODE, List.of("postal_code")));
+
+  /**
+   * The components in Google's order (finest first), each {@code long_name}, {@code short_name}
+   * and {@code types}: the country's short name is its ISO code (and a code without a name is
+   * written as both), every other short name the long one; the place type is no component.
+   */
+  static void addressComponents(JsonGenerator g, Address ad) throws IOException {
+    String cc = ad.get(Address.Component.COUNTRY_CODE);
+    for (Address.Component c : List.of(Address.Component.HOUSE_NUMBER, Address.Component.ROAD, Address.Component.NEIGHBOURHOOD,
+        Address.Component.LOCALITY, Address.Component.COUNTY, Address.Component.REGION, Address.Component.COUNTRY,
+        Address.Component.POSTCODE)) {
+      String v = ad.get(c);
+      if (c == Address.Component.COUNTRY && v == null) {
+        v = cc;
+      }
+      if (v == null) {
+        continue;
+      }
+      g.writeStartObject();
+      g.writeStringField("long_name", v);
+      g.writeStringField("short_name", c == Address.Component.COUNTRY && cc != null ? cc : v);
+      g.writeArrayFieldStart("types");
+      for (String t : TYPES.get(c)) {
+        g.writeString(t);
+      }
+      g.writeEndArray();
+      g.writeEndObject();
+    }
   }
 
   private static void latLng(JsonGenerator g, double lat, double lng) throws IOException {

@@ -1,11 +1,14 @@
 package dev.georesolver.compat;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.georesolver.geo.Address;
 import dev.georesolver.geo.Direction;
 import io.vertx.core.buffer.Buffer;
 
 import java.io.IOException;
 import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -19,9 +22,14 @@ import java.util.Map;
  *       {@code place_rank} and {@code addresstype} from the answer's precision
  *       ({@link PlaceKind}), {@code importance} the answer's confidence, {@code place_id} a stable
  *       number from the idempotency key, {@code licence} naming the tier that answered, and
- *       {@code address} ({@code {}}: the chain's answer carries no address parts) with
- *       {@code addressdetails}. No OSM id: the place need not be an OSM object.
- *   <li>geojson / geocodejson: FeatureCollections as Nominatim writes them.
+ *       {@code address} ({@link #address(Answer)}; {@code {}} when the answer has no components)
+ *       with {@code addressdetails}. No OSM id: the place need not be an OSM object.
+ *   <li>geojson / geocodejson: FeatureCollections as Nominatim writes them; geocodejson's
+ *       {@code geocoding} has the components as its own fields ({@code housenumber},
+ *       {@code street}, {@code district}, {@code city}, {@code county}, {@code state},
+ *       {@code postcode}, {@code country}, {@code country_code}) and, with
+ *       {@code addressdetails}, {@code admin} ({@code level2} country, {@code level4} state,
+ *       {@code level6} county).
  *   <li>xml: Nominatim's {@code searchresults} / {@code reversegeocode} documents
  *       ({@link NominatimXml}), {@code text/xml; charset=utf-8}.
  *   <li>No result: search {@code []} (an empty FeatureCollection, an empty {@code searchresults}),
@@ -95,7 +103,7 @@ public final class NominatimShapes {
       Answer a = f.answer();
       return new Outcome.NotFound(new Answer(false, a.direction(), null, null, null, null, null, null, null, false,
           "The place found is excluded by exclude_place_ids; nothing else was found.", Answer.NOT_FOUND,
-          a.idempotencyKey(), a.resolvedAtMs()));
+          a.idempotencyKey(), a.resolvedAtMs(), Address.EMPTY));
     }
     return outcome;
   }
@@ -122,14 +130,50 @@ public final class NominatimShapes {
   }
 
   /**
-   * The place's address as Nominatim labels it ({@code road}, {@code city}, {@code postcode},
-   * {@code country}, {@code country_code}…), in order: what {@code address} holds in the JSON
-   * formats and the children of a place ({@code addressparts} in reverse) in XML. Empty: the
-   * chain's answer carries no address components yet; when it does, this is the one place that
-   * maps them, for every format.
+   * The place's address as Nominatim labels it, in Nominatim's order: {@code house_number},
+   * {@code road}, {@code neighbourhood}, the locality as {@code city}, {@code town}, {@code village}
+   * or {@code hamlet} by the provider's place type ({@code city} when it names none of them),
+   * {@code county}, {@code state}, {@code postcode}, {@code country} and {@code country_code} (lower
+   * case, as Nominatim writes it). What {@code address} holds in the JSON formats and the children
+   * of a place ({@code addressparts} in reverse) in XML: the one place that maps the components,
+   * for every format. Empty when the answer has no components.
    */
   static Map<String, String> address(Answer a) {
-    return Map.of();
+    Address ad = a.address();
+    if (ad.isEmpty()) {
+      return Map.of();
+    }
+    Map<String, String> m = new LinkedHashMap<>();
+    put(m, "house_number", ad.get(Address.Component.HOUSE_NUMBER));
+    put(m, "road", ad.get(Address.Component.ROAD));
+    put(m, "neighbourhood", ad.get(Address.Component.NEIGHBOURHOOD));
+    put(m, localityKey(ad.get(Address.Component.PLACE_TYPE)), ad.get(Address.Component.LOCALITY));
+    put(m, "county", ad.get(Address.Component.COUNTY));
+    put(m, "state", ad.get(Address.Component.REGION));
+    put(m, "postcode", ad.get(Address.Component.POSTCODE));
+    put(m, "country", ad.get(Address.Component.COUNTRY));
+    String cc = ad.get(Address.Component.COUNTRY_CODE);
+    put(m, "country_code", cc == null ? null : cc.toLowerCase(Locale.ROOT));
+    return m;
+  }
+
+  /** Nominatim's name for the locality: the place type's last word when it is a settlement Nominatim names so. */
+  static String localityKey(String placeType) {
+    if (placeType != null) {
+      String t = placeType.toLowerCase(Locale.ROOT);
+      int cut = Math.max(t.lastIndexOf('/'), t.lastIndexOf(':'));
+      t = t.substring(cut + 1);
+      if (t.equals("town") || t.equals("village") || t.equals("hamlet")) {
+        return t;
+      }
+    }
+    return "city";
+  }
+
+  private static void put(Map<String, String> m, String key, String value) {
+    if (value != null) {
+      m.put(key, value);
+    }
   }
 
   private static Buffer nothing(NominatimRequests.Options o) {
@@ -193,6 +237,26 @@ public final class NominatimShapes {
     }
   }
 
+  /** The components as geocodejson names them in a feature's {@code geocoding}. */
+  private static void geocodeJsonAddress(JsonGenerator g, Address ad) throws IOException {
+    string(g, "housenumber", ad.get(Address.Component.HOUSE_NUMBER));
+    string(g, "street", ad.get(Address.Component.ROAD));
+    string(g, "district", ad.get(Address.Component.NEIGHBOURHOOD));
+    string(g, "postcode", ad.get(Address.Component.POSTCODE));
+    string(g, "city", ad.get(Address.Component.LOCALITY));
+    string(g, "county", ad.get(Address.Component.COUNTY));
+    string(g, "state", ad.get(Address.Component.REGION));
+    string(g, "country", ad.get(Address.Component.COUNTRY));
+    String cc = ad.get(Address.Component.COUNTRY_CODE);
+    string(g, "country_code", cc == null ? null : cc.toLowerCase(Locale.ROOT));
+  }
+
+  private static void string(JsonGenerator g, String field, String value) throws IOException {
+    if (value != null) {
+      g.writeStringField(field, value);
+    }
+  }
+
   /** A FeatureCollection of zero or one feature. */
   private static Buffer collection(Answer a, NominatimRequests.Options o) {
     boolean geocodeJson = o.format() == NominatimFormat.GEOCODEJSON;
@@ -236,8 +300,12 @@ public final class NominatimShapes {
       if (!name.isEmpty()) {
         g.writeStringField("name", name);
       }
+      geocodeJsonAddress(g, a.address());
       if (o.addressDetails()) {
         g.writeObjectFieldStart("admin");
+        string(g, "level2", a.address().get(Address.Component.COUNTRY));
+        string(g, "level4", a.address().get(Address.Component.REGION));
+        string(g, "level6", a.address().get(Address.Component.COUNTY));
         g.writeEndObject();
       }
       g.writeEndObject();

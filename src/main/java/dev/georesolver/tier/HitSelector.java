@@ -13,7 +13,7 @@ import dev.georesolver.provider.RawHit;
 
 /**
  * Turns a provider's candidates into the rung's answer: each moved into EPSG:4326, the best one that
- * lies inside the requested bbox chosen.
+ * lies inside the requested bbox chosen, with the structured address the provider gave for it.
  *
  * <p>A CRS that cannot be read or transformed is degradable; candidates that all fall outside the
  * bbox are {@link FailureClass#OUT_OF_BBOX}. A CRS whose definition the tier's non-blocking
@@ -48,7 +48,7 @@ final class HitSelector {
       double conf = Math.max(0, Math.min(1, h.confidence()));
       Double distance = h.distanceM() == null ? null : Math.round(h.distanceM() * 10) / 10.0;
       return new Outcome.Found(new Hit(p.lon(), p.lat(), conf, h.label(), h.precision(), distance, h.observedAtMs(),
-          p.transform()));
+          p.transform(), h.address()));
     }
     if (outside > 0) {
       return new Outcome.Failed(new ProviderAnswer.Failed(FailureClass.OUT_OF_BBOX,

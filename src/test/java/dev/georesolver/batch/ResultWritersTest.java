@@ -1,5 +1,6 @@
 package dev.georesolver.batch;
 
+import dev.georesolver.geo.Address;
 import dev.georesolver.geo.Direction;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -20,7 +21,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ResultWritersTest {
 
   private static final RowResult PARIS = new RowResult("resolved", 2.3488, 48.85341, "Paris, Île-de-France, France",
-      "locality", "world_gazetteer", 0.9, true, "Working from the city centre only, ", null);
+      "locality", "world_gazetteer", 0.9, true, "Working from the city centre only, ", null,
+      Address.builder().put(Address.Component.LOCALITY, "Paris").put(Address.Component.REGION, "Île-de-France")
+          .put(Address.Component.COUNTRY, "France").put(Address.Component.COUNTRY_CODE, "FR").build());
+  /** The address columns' header, after {@code error}. */
+  private static final String ADDRESS_HEADER = ",house_number,road,neighbourhood,locality,county,region,postcode,country,country_code,place_type";
+  /** A row's address columns when it has none. */
+  private static final String NO_ADDRESS = ",,,,,,,,,,";
   private static final RowResult REFUSED = new RowResult("refused", null, null, null, null, null, null, false,
       "No rung could answer: world_gazetteer found nothing.", "not_found");
 
@@ -46,11 +53,12 @@ class ResultWritersTest {
     String out = write(OutputFormat.CSV, List.of("id", "address"), ',', false,
         List.of(row(0, "1", "Paris,\nFrance"), row(1, "2", "qwxzv"), row(2, "3", "")),
         List.of(PARIS, REFUSED, RowResult.invalid("no address")));
-    assertThat(out).isEqualTo("id,address,status,lon,lat,label,claim,resolution_source,confidence,degraded,notice,error\r\n"
+    assertThat(out).isEqualTo("id,address,status,lon,lat,label,claim,resolution_source,confidence,degraded,notice,error"
+        + ADDRESS_HEADER + "\r\n"
         + "1,\"Paris,\nFrance\",resolved,2.3488,48.85341,\"Paris, Île-de-France, France\",locality,world_gazetteer,0.9,true,"
-        + "\"Working from the city centre only, \",\r\n"
-        + "2,qwxzv,refused,,,,,,,false,No rung could answer: world_gazetteer found nothing.,not_found\r\n"
-        + "3,,invalid,,,,,,,,,no address\r\n");
+        + "\"Working from the city centre only, \",,,,,Paris,,Île-de-France,,France,FR,\r\n"
+        + "2,qwxzv,refused,,,,,,,false,No rung could answer: world_gazetteer found nothing.,not_found" + NO_ADDRESS + "\r\n"
+        + "3,,invalid,,,,,,,,,no address" + NO_ADDRESS + "\r\n");
   }
 
   @Test
@@ -60,23 +68,27 @@ class ResultWritersTest {
     String out = write(OutputFormat.CSV, List.of("address", "meta"), ';', true,
         List.of(row(0, "Oslo; Norway", new JsonObject().put("a", new JsonArray().add(1)))), List.of(tiny));
     assertThat(out).startsWith("\uFEFFaddress;meta;status;");
-    assertThat(out).endsWith("\r\n\"Oslo; Norway\";\"{\"\"a\"\":[1]}\";resolved;0.0001;-0.0000001;;exact;t;1.0;false;;\r\n");
+    assertThat(out).endsWith("\r\n\"Oslo; Norway\";\"{\"\"a\"\":[1]}\";resolved;0.0001;-0.0000001;;exact;t;1.0;false;;"
+        + NO_ADDRESS.replace(',', ';') + "\r\n");
   }
 
   @Test
   @DisplayName("a reverse batch's lat and lon are kept; the result's are result_lon and result_lat")
   void collisions() {
     assertThat(ResultColumns.named(List.of("lat", "lon", "Status"))).containsExactly("result_status", "result_lon", "result_lat",
-        "label", "claim", "resolution_source", "confidence", "degraded", "notice", "error");
+        "label", "claim", "resolution_source", "confidence", "degraded", "notice", "error", "house_number", "road",
+        "neighbourhood", "locality", "county", "region", "postcode", "country", "country_code", "place_type");
+    assertThat(ResultColumns.named(List.of("address", "locality", "country"))).as("input component columns are kept")
+        .contains("result_locality", "result_country", "region");
   }
 
   @Test
   @DisplayName("CSV: provider text that a spreadsheet would run as a formula gets a leading quote; input columns never change")
   void formulaGuard() throws Exception {
     RowResult hostile = new RowResult("resolved", 1.0, 2.0, "=HYPERLINK(\"http://x\")", "exact", "t", 1.0, false,
-        "@SUM(A1)", null);
+        "@SUM(A1)", null, Address.builder().put(Address.Component.ROAD, "+cmd|' /C calc'!A0").build());
     String out = write(OutputFormat.CSV, List.of("address"), ',', false, List.of(row(0, "=1+1")), List.of(hostile));
-    assertThat(out.lines().toList().get(1)).isEqualTo("=1+1,resolved,1.0,2.0,\"'=HYPERLINK(\"\"http://x\"\")\",exact,t,1.0,false,'@SUM(A1),");
+    assertThat(out.lines().toList().get(1)).isEqualTo("=1+1,resolved,1.0,2.0,\"'=HYPERLINK(\"\"http://x\"\")\",exact,t,1.0,false,'@SUM(A1),,,'+cmd|' /C calc'!A0,,,,,,,,");
   }
 
   @Test
@@ -89,7 +101,8 @@ class ResultWritersTest {
     assertThat(new JsonObject(lines.get(0))).isEqualTo(new JsonObject().put("address", "Paris").put("n", 7)
         .put("tags", new JsonArray().add("a")).put("status", "resolved").put("lon", 2.3488).put("lat", 48.85341)
         .put("label", "Paris, Île-de-France, France").put("claim", "locality").put("resolution_source", "world_gazetteer")
-        .put("confidence", 0.9).put("degraded", true).put("notice", "Working from the city centre only, "));
+        .put("confidence", 0.9).put("degraded", true).put("notice", "Working from the city centre only, ")
+        .put("locality", "Paris").put("region", "Île-de-France").put("country", "France").put("country_code", "FR"));
     assertThat(new JsonObject(lines.get(1)).fieldNames()).containsExactly("address", "status", "degraded", "notice", "error");
   }
 

@@ -1,6 +1,7 @@
 package dev.georesolver.bus;
 
 import dev.georesolver.crs.TransformInfo;
+import dev.georesolver.geo.Address;
 import dev.georesolver.geo.Claim;
 import dev.georesolver.geo.Direction;
 import io.vertx.core.json.JsonObject;
@@ -51,6 +52,9 @@ class ResolveResultFieldsTest {
       return Direction.REVERSE;
     } else if (t == Claim.class) {
       return Claim.OPEN_DATA;
+    } else if (t == Address.class) {
+      return Address.builder().put(Address.Component.LOCALITY, "value of " + c.getName())
+          .put(Address.Component.COUNTRY_CODE, "BA").build();
     } else if (t == TransformInfo.class) {
       return Samples.TRANSFORM;
     } else if (t == List.class && c.getGenericType() instanceof ParameterizedType p

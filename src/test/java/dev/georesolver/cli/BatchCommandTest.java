@@ -82,7 +82,8 @@ class BatchCommandTest {
     assertThat(Files.exists(dir.resolve("out.csv.progress"))).as("the progress file is gone once done").isFalse();
     List<CSVRecord> rows = records(out);
     assertThat(rows.get(0).toList()).containsExactly("id", "address", "note", "status", "lon", "lat", "label", "claim",
-        "resolution_source", "confidence", "degraded", "notice", "error");
+        "resolution_source", "confidence", "degraded", "notice", "error", "house_number", "road", "neighbourhood", "locality",
+        "county", "region", "postcode", "country", "country_code", "place_type");
     assertThat(rows).hasSize(7);
     assertThat(rows.stream().skip(1).map(c -> c.get(0))).containsExactly("1", "2", "3", "4", "5", "6");
     assertThat(rows.stream().skip(1).map(c -> c.get(3))).containsExactly("resolved", "refused", "invalid", "resolved", "invalid",

@@ -104,9 +104,26 @@ class GoogleTranslationTest {
     assertThat(geo.getString("location_type")).isEqualTo("ROOFTOP");
     assertThat(geo.getJsonObject("viewport").getJsonObject("northeast").getDouble("lat")).isGreaterThan(51.5034);
     assertThat(geo.getJsonObject("viewport").getJsonObject("southwest").getDouble("lng")).isLessThan(-0.1276);
-    assertThat(res.getBoolean("partial_match")).isFalse();
+    assertThat(res.containsKey("partial_match")).as("written only when it is one").isFalse();
     assertThat(res.getString("place_id")).isEqualTo("gr:51.5034000,-0.1276000");
     assertThat(res.getJsonArray("types").getList()).containsExactly("street_address");
+  }
+
+  @Test
+  @DisplayName("address_components: long_name, short_name and Google's types, finest first; the country's short name is its code")
+  void addressComponents() {
+    JsonObject res = body(Outcome.of(Results.answer(Results.withAddress(Results.resolved("exact", "rooftop", false)))))
+        .getJsonArray("results").getJsonObject(0);
+    var comps = res.getJsonArray("address_components");
+    assertThat(comps.stream().map(o -> ((JsonObject) o).getJsonArray("types").getString(0)).toList())
+        .containsExactly("street_number", "route", "neighborhood", "locality", "administrative_area_level_2",
+            "administrative_area_level_1", "country", "postal_code");
+    JsonObject country = comps.getJsonObject(6);
+    assertThat(country.getString("long_name")).isEqualTo("United Kingdom");
+    assertThat(country.getString("short_name")).isEqualTo("GB");
+    assertThat(country.getJsonArray("types").getList()).containsExactly("country", "political");
+    assertThat(comps.getJsonObject(0).getString("long_name")).isEqualTo("10");
+    assertThat(comps.getJsonObject(7).getString("short_name")).isEqualTo("SW1A 2AA");
   }
 
   @ParameterizedTest(name = "{0} {1} degraded={2} -> {3}")

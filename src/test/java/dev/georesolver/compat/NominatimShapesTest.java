@@ -195,6 +195,47 @@ class NominatimShapesTest {
 
   @ParameterizedTest
   @MethodSource("dev.georesolver.support.NominatimBodies#formats")
+  @DisplayName("every format: with addressdetails the answer's components under Nominatim's names, country_code in lower case")
+  void everyFormatCarriesTheComponents(String format) {
+    Outcome withAddress = Outcome.of(Results.answer(Results.withAddress(Results.resolved("exact", "rooftop", false))));
+    Map<String, String> nominatim = new LinkedHashMap<>();
+    nominatim.put("house_number", "10");
+    nominatim.put("road", "Downing Street");
+    nominatim.put("neighbourhood", "Westminster");
+    nominatim.put("city", "London");
+    nominatim.put("county", "Greater London");
+    nominatim.put("state", "England");
+    nominatim.put("postcode", "SW1A 2AA");
+    nominatim.put("country", "United Kingdom");
+    nominatim.put("country_code", "gb");
+    for (Direction d : Direction.values()) {
+      Rendered r = NominatimShapes.render(withAddress, d, opts(format, true));
+      Map<String, String> address = read(r, format, d).places().get(0).address();
+      if (format.equals("geocodejson")) {
+        assertThat(address).containsExactly(Map.entry("level2", "United Kingdom"), Map.entry("level4", "England"),
+            Map.entry("level6", "Greater London"));
+        JsonObject g = new JsonObject(r.text()).getJsonArray("features").getJsonObject(0).getJsonObject("properties")
+            .getJsonObject("geocoding");
+        assertThat(g.getString("housenumber")).isEqualTo("10");
+        assertThat(g.getString("street")).isEqualTo("Downing Street");
+        assertThat(g.getString("city")).isEqualTo("London");
+        assertThat(g.getString("postcode")).isEqualTo("SW1A 2AA");
+        assertThat(g.getString("country_code")).isEqualTo("gb");
+      } else {
+        assertThat(address).as(format + " " + d).containsExactlyEntriesOf(nominatim);
+      }
+    }
+  }
+
+  @ParameterizedTest(name = "{0} -> {1}")
+  @CsvSource({"place/town, town", "place/village, village", "hamlet, hamlet", "locality, city", ", city", "place/city, city"})
+  @DisplayName("the locality is named city, town, village or hamlet by the provider's place type")
+  void localityKey(String placeType, String key) {
+    assertThat(NominatimShapes.localityKey(placeType)).isEqualTo(key);
+  }
+
+  @ParameterizedTest
+  @MethodSource("dev.georesolver.support.NominatimBodies#formats")
   @DisplayName("every format: without addressdetails there is no address container")
   void everyFormatWithoutDetails(String format) {
     Rendered search = NominatimShapes.render(found("exact", "rooftop"), Direction.FORWARD, opts(format, false));

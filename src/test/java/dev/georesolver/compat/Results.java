@@ -25,6 +25,14 @@ final class Results {
         .put("resolved_at_ms", 1_767_225_600_000L);
   }
 
+  /** A resolved answer with the components of 10 Downing Street (a Nominatim-like place type). */
+  static JsonObject withAddress(JsonObject resolved) {
+    return resolved.put("address", new JsonObject().put("house_number", "10").put("road", "Downing Street")
+        .put("neighbourhood", "Westminster").put("locality", "London").put("county", "Greater London")
+        .put("region", "England").put("postcode", "SW1A 2AA").put("country", "United Kingdom").put("country_code", "GB")
+        .put("place_type", "place/house"));
+  }
+
   /** A refusal with a reason. */
   static JsonObject refused(String reason, String notice) {
     return new JsonObject().put("status", "refused").put("degraded", false).put("notice", notice).put("reason", reason)

@@ -77,6 +77,18 @@ class PureRulesTest {
   }
 
   @Test
+  @DisplayName("a correction that moves the point carries the components of where it moved to, in after and in the answer")
+  void correctionCarriesTheNewComponents() {
+    Correction c = Corrections.build(debt("k", 1000, 2000), Samples.repairWithAddress(5000, "addr1"));
+    assertThat(c.movedM()).isPositive();
+    assertThat(c.after().address()).isEqualTo(Samples.EIFFEL);
+    assertThat(c.before().address().isEmpty()).isTrue();
+    assertThat(ResolveResult.fromJson(c.answer().toJson()).address()).isEqualTo(Samples.EIFFEL);
+    assertThat(c.toJson().getJsonObject("after").getJsonObject("address").getString("country_code")).isEqualTo("FR");
+    assertThat(Correction.fromJson(c.toJson())).isEqualTo(c);
+  }
+
+  @Test
   @DisplayName("the correction says before and after, how far the point moved, and carries the answer replayed afterwards")
   void build() {
     Correction c = Corrections.build(debt("k", 1000, 2000), repair(5000, "addr1"));

@@ -7,6 +7,7 @@ import dev.georesolver.bus.Repair;
 import dev.georesolver.bus.ResolveRequest;
 import dev.georesolver.bus.ResolveResult;
 import dev.georesolver.crs.TransformInfo;
+import dev.georesolver.geo.Address;
 import dev.georesolver.geo.Claim;
 import dev.georesolver.geo.Direction;
 
@@ -49,5 +50,17 @@ public final class Samples {
     Hit hit = new Hit(2.2945, 48.8584, 0.95, "Tour Eiffel", "rooftop", null, null, new TransformInfo("EPSG:4326", "", ""));
     return new Repair("primary", "exact", false, hit, "Matched to the address by primary, ", List.of(at("primary", "hit")), at,
         "rev2", 3_600_000, addrKey, 86_400);
+  }
+
+  /** The components of the primary's answer in {@link #repairWithAddress}. */
+  public static final Address EIFFEL = Address.builder().put(Address.Component.ROAD, "Avenue Gustave Eiffel")
+      .put(Address.Component.LOCALITY, "Paris").put(Address.Component.POSTCODE, "75007")
+      .put(Address.Component.COUNTRY_CODE, "FR").build();
+
+  /** {@link #repair} whose answer carries the components of where the point moved to ({@link #EIFFEL}). */
+  public static Repair repairWithAddress(long at, String addrKey) {
+    Repair r = repair(at, addrKey);
+    return new Repair(r.tier(), r.claim(), r.degraded(), r.hit().withAddress(EIFFEL), r.notice(), r.attempts(), r.correctedAtMs(),
+        r.manifestRevision(), r.ttlMs(), r.addrKey(), r.indexTtlS());
   }
 }

@@ -23,7 +23,9 @@ import java.util.Locale;
  *       stored answer resolved after T1 ({@link #replaces});
  *   <li><b>Write-through</b>: the cached index takes the corrected point only from exact and
  *       open-data rungs, as for a fresh answer ({@link #indexEntry});
- *   <li>the corrected answer is what the same request replays afterwards ({@link #answer}).
+ *   <li>the corrected answer is what the same request replays afterwards ({@link #answer}), with
+ *       the address components of the rung that corrected it (a point that moved carries the
+ *       components of where it moved to, never the degraded answer's).
  * </ul>
  */
 public final class Corrections {
@@ -54,6 +56,7 @@ public final class Corrections {
         .label(r.hit().label())
         .precision(r.hit().precision())
         .distanceM(r.hit().distanceM())
+        .address(r.hit().address())
         .resolutionSource(r.tier())
         .claim(Claim.fromWire(r.claim()).orElse(null))
         .confidence(r.hit().confidence())
@@ -74,7 +77,7 @@ public final class Corrections {
     Correction.Place before = new Correction.Place(d.lon(), d.lat(), d.claim(), d.servedRung(), d.confidence(),
         d.answerResolvedAtMs());
     Correction.Place after = new Correction.Place(r.hit().lon(), r.hit().lat(), r.claim(), r.tier(), r.hit().confidence(),
-        r.correctedAtMs());
+        r.correctedAtMs(), r.hit().address());
     Double moved = d.lon() == null || d.lat() == null ? null
         : Math.round(GreatCircle.metres(d.lat(), d.lon(), r.hit().lat(), r.hit().lon()) * 10) / 10.0;
     return new Correction(id(d), null, d.idempotencyKey(), d.intent(), d.direction(), d.tenant(), before, after, moved,

@@ -33,6 +33,7 @@ import java.util.function.Supplier;
 
 import static dev.georesolver.reconcile.Samples.debt;
 import static dev.georesolver.reconcile.Samples.repair;
+import static dev.georesolver.reconcile.Samples.repairWithAddress;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -541,7 +542,8 @@ public abstract class StateStoreContract {
   void theWriteBehind() {
     StateStore.Cache c = store.cache();
     assertThat(c.enabled()).isEqualTo(keepsCache());
-    ResolveResult r1 = ResolveResult.builder().status("resolved").lon(1.0).lat(1.0).idempotencyKey("k1").resolvedAtMs(10).build();
+    ResolveResult r1 = ResolveResult.builder().status("resolved").lon(1.0).lat(1.0).idempotencyKey("k1").resolvedAtMs(10)
+        .address(dev.georesolver.reconcile.Samples.EIFFEL).build();
     ResolveResult r2 = r1.toBuilder().idempotencyKey("k2").resolvedAtMs(20).build();
     ResolveResult stale = r1.toBuilder().lon(9.0).resolvedAtMs(5).build();
     long t = now();
@@ -559,6 +561,8 @@ public abstract class StateStoreContract {
     CacheWrites back = call(() -> c.load("idem", 10));
     assertThat(back.idem()).extracting(CacheWrites.Idem::key).containsExactly("k2", "k1");
     assertThat(ResolveResult.fromJson(back.idem().get(1).answer().toJson()).lon()).as("the older answer ignored").isEqualTo(1.0);
+    assertThat(ResolveResult.fromJson(back.idem().get(1).answer().toJson()).address()).as("the components replayed")
+        .isEqualTo(dev.georesolver.reconcile.Samples.EIFFEL);
     assertThat(call(() -> c.load("index", 10)).index()).extracting(IndexEntry::source).containsExactly("osm");
   }
 
@@ -574,10 +578,12 @@ public abstract class StateStoreContract {
     call(() -> store.cache().write(new CacheWrites(List.of(new CacheWrites.Idem(ns + "b", now(), 60_000, StoredAnswer.of(newer))),
         List.of())));
     List<LeasedDebt> ls = lease("r1", 2);
-    ls.forEach(l -> call(() -> q().correct("r1", l, repair(now(), l.debt().idempotencyKey() + "-addr"))));
+    ls.forEach(l -> call(() -> q().correct("r1", l, repairWithAddress(now(), l.debt().idempotencyKey() + "-addr"))));
     CacheWrites idem = call(() -> store.cache().load("idem", 10));
     assertThat(idem.idem()).filteredOn(e -> e.key().equals(ns + "a")).singleElement()
-        .satisfies(e -> assertThat(e.answer().resolutionSource()).isEqualTo("primary"));
+        .satisfies(e -> assertThat(e.answer().resolutionSource()).isEqualTo("primary"))
+        .satisfies(e -> assertThat(ResolveResult.fromJson(e.answer().toJson()).address()).as("the corrected components")
+            .isEqualTo(dev.georesolver.reconcile.Samples.EIFFEL));
     assertThat(idem.idem()).filteredOn(e -> e.key().equals(ns + "b")).singleElement()
         .satisfies(e -> assertThat(e.answer().resolvedAtMs()).as("the newer answer kept").isEqualTo(500));
     assertThat(call(() -> store.cache().load("index", 10)).index()).extracting(IndexEntry::addrKey).contains(ns + "a-addr");
