@@ -247,6 +247,9 @@ public final class ChainVerticle extends VerticleBase {
         if (ar.result() instanceof ResolveResult walked) {
           FallbackLog.record(walked);
           debts.offer(req, tenant.id(), walked);
+        } else if (ar.result() instanceof Redelivery delivered) {
+          // Every tenant that received a degraded answer is owed its correction, not only the one that walked.
+          debts.offer(req, tenant.id(), delivered);
         }
         msg.reply(json ? ar.result().toJson() : ar.result());
         // After the reply: building the record costs the answer nothing.
