@@ -247,11 +247,12 @@ public final class ChainVerticle extends VerticleBase {
         if (ar.result() instanceof ResolveResult walked) {
           FallbackLog.record(walked);
           debts.offer(req, tenant.id(), walked);
-        } else if (ar.result() instanceof Redelivery delivered) {
-          // Every tenant that received a degraded answer is owed its correction, not only the one that walked.
-          debts.offer(req, tenant.id(), delivered);
         }
         msg.reply(json ? ar.result().toJson() : ar.result());
+        if (ar.result() instanceof Redelivery delivered) {
+          // Every tenant that received a degraded answer is owed its correction, not only the one that walked.
+          offerDelivered(req, tenant, delivered);
+        }
         // After the reply: building the record costs the answer nothing.
         audit.offer(tenant.id(), ar.result());
       } else if (ar.cause() instanceof Misconfigured m) {
@@ -263,6 +264,15 @@ public final class ChainVerticle extends VerticleBase {
         refuse(msg, walk, FailureCode.ROUTER_ERROR, "router_error: " + ar.cause());
       }
     });
+  }
+
+  /** The debt a delivered (replayed or coalesced) degraded answer leaves {@code tenant}; never fails the request. */
+  private void offerDelivered(ResolveRequest req, Tenant tenant, Redelivery delivered) {
+    try {
+      debts.offer(req, tenant.id(), delivered);
+    } catch (RuntimeException e) {
+      log.warn("debt of a delivered answer not queued: {}", e.toString());
+    }
   }
 
   /** Fails the request on the bus, its walk span ended as failed with the code's name. */
@@ -324,12 +334,18 @@ public final class ChainVerticle extends VerticleBase {
         .map(e -> e.getKey() + " (" + e.getValue() + ")").collect(Collectors.joining(", "));
   }
 
+  /**
+   * The request's idempotency key: the place asked (normalized address and box, or the point) and,
+   * when the request names one, its language — an answer's label is in the language it was asked in,
+   * so a request in another language is not served it.
+   */
   private String key(ResolveRequest req) {
+    String lang = req.language() == null || req.language().isEmpty() ? "" : "|lang:" + req.language();
     if (req.direction() == Direction.REVERSE) {
-      return IdempotencyKey.sha256Hex(String.format(Locale.ROOT, "reverse|%.5f,%.5f", req.lat(), req.lon()));
+      return IdempotencyKey.sha256Hex(String.format(Locale.ROOT, "reverse|%.5f,%.5f", req.lat(), req.lon()) + lang);
     }
     String normalized = req.components().isEmpty() ? normalizer.normalize(req.text()) : normalizer.normalize(req.components());
-    return IdempotencyKey.of(normalized, req.bbox());
+    return IdempotencyKey.of(normalized + lang, req.bbox());
   }
 
   private Future<DedupeVerdict> claim(Snapshot s, String key, String coalesceKey, IntentConfig intent, Deadline deadline) {
