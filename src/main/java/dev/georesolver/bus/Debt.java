@@ -49,9 +49,15 @@ public record Debt(
     Objects.requireNonNull(request, "request");
   }
 
-  /** What makes a debt unique in the queue: key, intent and direction. */
+  /**
+   * What makes a debt unique in the queue: key, intent, direction and tenant, so every tenant that
+   * received the degraded answer is owed its own correction (its feed, stream, webhooks and audit
+   * trail, walked under its own residency). The tenant is left out for {@code public}, the one
+   * tenant while none are configured, so those keys are what they were.
+   */
   public String debtKey() {
-    return idempotencyKey + "|" + intent + "|" + direction.name().toLowerCase(Locale.ROOT);
+    String k = idempotencyKey + "|" + intent + "|" + direction.name().toLowerCase(Locale.ROOT);
+    return tenant == null || "public".equals(tenant) ? k : k + "|" + tenant;
   }
 
   /** This debt with a later degraded answer (same place in the queue). */

@@ -255,6 +255,10 @@ public final class ChainVerticle extends VerticleBase {
           debts.offer(req, tenant.id(), walked);
         }
         msg.reply(json ? ar.result().toJson() : ar.result());
+        if (ar.result() instanceof Redelivery delivered) {
+          // Every tenant that received a degraded answer is owed its correction, not only the one that walked.
+          offerDelivered(req, tenant, delivered);
+        }
         // After the reply: building the record costs the answer nothing.
         audit.offer(tenant.id(), ar.result());
         offerShadow(s, req, tenant, ar.result());
@@ -289,6 +293,15 @@ public final class ChainVerticle extends VerticleBase {
     ShadowOffer offer = ShadowOffer.of(req, tenant.id(), reply);
     if (offer != null) {
       vertx.eventBus().send(Addresses.SHADOW_OFFER, offer, node.to(Addresses.SHADOW_OFFER));
+    }
+  }
+
+  /** The debt a delivered (replayed or coalesced) degraded answer leaves {@code tenant}; never fails the request. */
+  private void offerDelivered(ResolveRequest req, Tenant tenant, Redelivery delivered) {
+    try {
+      debts.offer(req, tenant.id(), delivered);
+    } catch (RuntimeException e) {
+      log.warn("debt of a delivered answer not queued: {}", e.toString());
     }
   }
 
@@ -353,12 +366,18 @@ public final class ChainVerticle extends VerticleBase {
         .map(e -> e.getKey() + " (" + e.getValue() + ")").collect(Collectors.joining(", "));
   }
 
+  /**
+   * The request's idempotency key: the place asked (normalized address and box, or the point) and,
+   * when the request names one, its language — an answer's label is in the language it was asked in,
+   * so a request in another language is not served it.
+   */
   private String key(ResolveRequest req) {
+    String lang = req.language() == null || req.language().isEmpty() ? "" : "|lang:" + req.language();
     if (req.direction() == Direction.REVERSE) {
-      return IdempotencyKey.sha256Hex(String.format(Locale.ROOT, "reverse|%.5f,%.5f", req.lat(), req.lon()));
+      return IdempotencyKey.sha256Hex(String.format(Locale.ROOT, "reverse|%.5f,%.5f", req.lat(), req.lon()) + lang);
     }
     String normalized = req.components().isEmpty() ? normalizer.normalize(req.text()) : normalizer.normalize(req.components());
-    return IdempotencyKey.of(normalized, req.bbox());
+    return IdempotencyKey.of(normalized + lang, req.bbox());
   }
 
   private Future<DedupeVerdict> claim(Snapshot s, String key, String coalesceKey, IntentConfig intent, Deadline deadline) {

@@ -42,6 +42,21 @@ public final class DebtBuffer {
         DebtBatch::new, Debt::idempotencyKey, n -> metrics.stateRefused("debts", n)), clock);
   }
 
+  /**
+   * Queues the debt a replayed or coalesced degraded answer leaves {@code tenant}, if any: the
+   * stored answer is decoded only when it is degraded.
+   */
+  public void offer(ResolveRequest req, String tenant, dev.georesolver.bus.Redelivery delivered) {
+    if (buffer == null || !delivered.degraded()) {
+      return;
+    }
+    ResolveResult stored = ResolveResult.fromJson(delivered.answer().toJson()).toBuilder().intent(delivered.intent()).build();
+    Debt d = Debts.ofDelivery(tenant, req, stored, clock.millis());
+    if (d != null) {
+      buffer.add(d);
+    }
+  }
+
   /** Queues the debt {@code result} leaves, if it leaves one. */
   public void offer(ResolveRequest req, String tenant, ResolveResult result) {
     if (buffer == null) {

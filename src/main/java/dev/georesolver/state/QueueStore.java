@@ -61,7 +61,7 @@ final class QueueStore implements StateStore.Debts {
   }
 
   static QueueItem item(Row r) {
-    return r.exists() ? StateCodec.item(r.body()) : null;
+    return r.exists() ? StateCodec.item(r.key(), r.body()) : null;
   }
 
   /** Writes {@code after} in place of {@code before}: the row, its indexes and the counters. */

@@ -33,9 +33,14 @@ final class StateCodec {
   }
 
   static QueueItem item(byte[] b) {
+    return item(null, b);
+  }
+
+  /** An item as stored under the row key {@code key} (null: the debt's own key); the row keeps its key. */
+  static QueueItem item(String key, byte[] b) {
     JsonObject j = json(b);
     Debt d = Debt.fromJson(j.getJsonObject("debt"));
-    return new QueueItem(d.debtKey(), d, j.getString("state"), j.getInteger("attempts", 0), j.getLong("not_before_ms", 0L),
+    return new QueueItem(key != null ? key : d.debtKey(), d, j.getString("state"), j.getInteger("attempts", 0), j.getLong("not_before_ms", 0L),
         j.getString("lease_owner"), j.getLong("lease_until_ms"), j.getLong("accepted_at_ms", d.acceptedAtMs()),
         j.getString("outcome"), j.getString("last_error"), j.getLong("updated_at_ms", 0L));
   }

@@ -20,7 +20,8 @@ import java.util.Set;
  *       {@code no_rung_available}); every rung of its ladder is above it.
  * </ul>
  * Never when the rungs above only answered "no match" or rejected the input: the answer stands.
- * Replays and coalesced deliveries are not walks and are never debts.
+ * A replayed or coalesced delivery of a degraded answer to another tenant is a debt of that tenant's
+ * ({@link #ofDelivery}): every tenant that received the answer is owed the correction.
  */
 public final class Debts {
 
@@ -65,6 +66,17 @@ public final class Debts {
         r.intent(), req.language(), null);
     return new Debt(r.idempotencyKey(), r.intent(), r.direction(), tenant, kept, served, r.status(), r.reason(),
         r.claim() == null ? null : r.claim().wire(), r.lon(), r.lat(), r.confidence(), r.resolvedAtMs(), acceptedAtMs);
+  }
+
+  /**
+   * The debt a replayed or coalesced delivery leaves its tenant: that of the stored answer's walk,
+   * owed to this tenant (for the tenant that walked it, the same debt again: a duplicate the queue
+   * drops), or null.
+   *
+   * @param stored the delivered answer's stored form, with the delivery's intent
+   */
+  public static Debt ofDelivery(String tenant, ResolveRequest req, ResolveResult stored, long acceptedAtMs) {
+    return stored.degraded() ? of(tenant, req, stored, acceptedAtMs) : null;
   }
 
   /** The attempts before the one at {@code served}. */
