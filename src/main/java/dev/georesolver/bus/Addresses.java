@@ -10,7 +10,9 @@ package dev.georesolver.bus;
  * tenant it acts for, and no key travels on the bus. Clients outside are authenticated at the HTTP
  * ingress, which names the tenant it admitted. So the bus must never be opened to anything
  * untrusted: no SockJS/TCP bridge to clients, and a clustered bus only among the resolver's own
- * nodes on a private network.
+ * nodes, which talk mutual TLS with certificates of the cluster's CA. The state store still
+ * answers each request only with what the {@link Caller} it names ({@link #TENANT_HEADER},
+ * {@link #ADMIN_HEADER}) may see, so no request crosses tenants by omission.
  *
  * <p>Records named below travel with local codecs ({@link Codecs}): inside one JVM the same
  * immutable instance is passed, never copied or re-encoded; between nodes they travel as JSON
