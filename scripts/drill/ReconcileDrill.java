@@ -82,7 +82,10 @@ public final class ReconcileDrill {
     s.createContext("/", x -> {
       byte[] body = x.getRequestBody().readAllBytes();
       String sig = x.getRequestHeaders().getFirst("X-Georesolver-Signature");
-      if (!sign(body).equals(sig)) {
+      String ts = x.getRequestHeaders().getFirst("X-Georesolver-Timestamp");
+      // The receiver's check: the timestamp within five minutes of its clock, the HMAC over "<timestamp>.<body>".
+      boolean fresh = ts != null && ts.matches("[0-9]{1,12}") && Math.abs(System.currentTimeMillis() / 1000 - Long.parseLong(ts)) <= 300;
+      if (!fresh || !sign(ts, body).equals(sig)) {
         badSignatures.incrementAndGet();
       }
       webhook.add(new JsonObject(new String(body, StandardCharsets.UTF_8)));
@@ -92,10 +95,11 @@ public final class ReconcileDrill {
     return s;
   }
 
-  static String sign(byte[] body) {
+  static String sign(String ts, byte[] body) {
     try {
       Mac mac = Mac.getInstance("HmacSHA256");
       mac.init(new SecretKeySpec(SECRET.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+      mac.update((ts + ".").getBytes(StandardCharsets.US_ASCII));
       return "sha256=" + HexFormat.of().formatHex(mac.doFinal(body));
     } catch (Exception e) {
       throw new IllegalStateException(e);

@@ -21,6 +21,13 @@ public final class CorrectionsConfig extends Settings {
   /** Cap of that backoff, milliseconds; default 60,000 ms. */
   public static final Field<Long> RETRY_MAX_MS = SECTION.longs("retry_max_ms", 1, 86_400_000).byDefault(60_000L);
 
+  /**
+   * Deliveries of one correction a webhook may refuse (non-2xx, timeout, unreachable) before it is
+   * dead-lettered — logged, counted as {@code dead_lettered}, skipped — and the webhook goes on with
+   * the next; default 10.
+   */
+  public static final Field<Integer> MAX_ATTEMPTS = SECTION.ints("max_attempts", 1, 1_000_000).byDefault(10);
+
   /** {@code GET /v1/corrections/stream} streams one tenant may hold open at once (over it: 429); default 8. */
   public static final Field<Integer> MAX_STREAMS_PER_TENANT = SECTION.ints("max_streams_per_tenant", 1, 100_000).byDefault(8);
 
@@ -54,6 +61,11 @@ public final class CorrectionsConfig extends Settings {
   /** See {@link #MAX_STREAMS_PER_TENANT}. */
   public int maxStreamsPerTenant() {
     return get(MAX_STREAMS_PER_TENANT);
+  }
+
+  /** See {@link #MAX_ATTEMPTS}. */
+  public int maxAttempts() {
+    return get(MAX_ATTEMPTS);
   }
 
   /** See {@link #MAX_STREAMS}. */

@@ -3,10 +3,11 @@ package dev.georesolver.config;
 import dev.georesolver.normalize.IdempotencyKey;
 
 import java.util.Map;
+import java.util.Set;
 
 /**
- * One webhook that receives every correction (manifest {@code corrections.webhooks[]}): a URL and
- * where its signing secret comes from. The secret is never part of the manifest. Immutable and
+ * One webhook that receives the corrections of the tenants it names (manifest
+ * {@code corrections.webhooks[]}): a URL, its tenants and where its signing secret comes from. The secret is never part of the manifest. Immutable and
  * thread-safe.
  */
 public final class WebhookConfig extends Settings {
@@ -23,6 +24,13 @@ public final class WebhookConfig extends Settings {
 
   /** File holding the signing secret (surrounding whitespace trimmed). */
   public static final Field<String> SECRET_FILE = SECTION.string("secret_file");
+
+  /**
+   * The tenants whose corrections this webhook receives: tenant ids, or {@code "*"} for every
+   * tenant's; default {@code ["public"]} (the tenant of every request without a {@code tenants:}
+   * block), so with tenants a webhook receives nothing until it names them.
+   */
+  public static final Field<Set<String>> TENANTS = SECTION.strings("tenants").byDefault(Set.of("public"));
 
   /** Each delivery's timeout, milliseconds; default 5,000 ms. */
   public static final Field<Long> TIMEOUT_MS = SECTION.longs("timeout_ms", 1, 600_000).byDefault(5000L);
@@ -42,6 +50,12 @@ public final class WebhookConfig extends Settings {
   /** See {@link #URL}. */
   public String url() {
     return get(URL);
+  }
+
+  /** Whether this webhook receives the corrections of {@code tenant} ({@link #TENANTS}). */
+  public boolean receives(String tenant) {
+    Set<String> ts = get(TENANTS);
+    return ts.contains("*") || ts.contains(tenant);
   }
 
   /** See {@link #TIMEOUT_MS}. */

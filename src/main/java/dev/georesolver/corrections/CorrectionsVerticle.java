@@ -36,10 +36,13 @@ import java.util.random.RandomGenerator;
  *       cursor is durable ({@code bus}), so a correction committed just before a crash is still
  *       published after the restart; with Redis each instance publishes what is committed from its
  *       start on (its memory starts empty).
- *   <li>each webhook: a signed POST per correction ({@link Signature}), in outbox order, retried with
- *       jittered exponential backoff ({@code corrections.retry_base_ms} … {@code retry_max_ms});
- *       its cursor is durable and its own, so a webhook that is down holds up nobody else — not the
- *       reconciler, not the other webhooks — and loses nothing across restarts.
+ *   <li>each webhook: a signed, timestamped POST per correction of the tenants it names
+ *       ({@link Signature}), in outbox order, retried with jittered exponential backoff
+ *       ({@code corrections.retry_base_ms} … {@code retry_max_ms}); one correction refused
+ *       {@code corrections.max_attempts} times is dead-lettered (logged, counted, skipped) and the
+ *       webhook goes on; at most {@link #MAX_RESPONSE_BYTES} of a response are read. Its cursor is
+ *       durable and its own, so a webhook that is down holds up nobody else — not the reconciler,
+ *       not the other webhooks — and loses nothing across restarts.
  * </ul>
  * The outbox is read when the reconciler says it committed ({@link Addresses#CORRECTIONS_COMMITTED})
  * and every {@link #POLL_SHARED_MS} on Redis (another instance may have committed) or
@@ -56,6 +59,8 @@ public final class CorrectionsVerticle extends VerticleBase {
    */
   static final long POLL_SHARED_MS = 500;
   static final long POLL_OWN_MS = 5000;
+  /** The most of a webhook's response body read (and dropped), bytes. */
+  static final long MAX_RESPONSE_BYTES = 64 * 1024;
   /** Corrections read per page. */
   static final int PAGE = 200;
   /** The bus publisher's cursor name. */
@@ -80,6 +85,9 @@ public final class CorrectionsVerticle extends VerticleBase {
     boolean busy;
     int failures;
     long retryTimer = -1;
+    /** The correction whose delivery keeps failing, and how many times it failed. */
+    String failingCursor;
+    int failingAttempts;
 
     Hook(WebhookConfig cfg, Secret secret) {
       this.cfg = cfg;
@@ -203,6 +211,9 @@ public final class CorrectionsVerticle extends VerticleBase {
     h.busy = true;
     page(h.cursor).compose(p -> deliver(h, p.getJsonArray("corrections", new JsonArray()), 0)).onComplete(ar -> {
       h.busy = false;
+      if (ar.failed() && ar.cause() instanceof Refused r && deadLetter(h, r)) {
+        return;
+      }
       if (ar.failed()) {
         h.failures++;
         long delay = new RetryBackoff(cfg.retryBaseMs(), cfg.retryMaxMs(), random).delayMs(h.failures);
@@ -218,33 +229,107 @@ public final class CorrectionsVerticle extends VerticleBase {
     });
   }
 
-  /** Delivers corrections from {@code i} on, one POST at a time; true when it delivered any. */
+  /** A webhook's refusal of one correction (its cursor and id), counted towards its dead-lettering. */
+  static final class Refused extends RuntimeException {
+    final String cursor;
+    final String correctionId;
+
+    Refused(String cursor, String correctionId, String why) {
+      super(why, null, false, false);
+      this.cursor = cursor;
+      this.correctionId = correctionId;
+    }
+  }
+
+  /**
+   * Counts one more refusal of {@code r}'s correction; at {@code corrections.max_attempts} it is
+   * dead-lettered: logged, counted, and skipped (the cursor saved past it), so the webhook goes on
+   * with the rest. Whether it was.
+   */
+  private boolean deadLetter(Hook h, Refused r) {
+    if (!r.cursor.equals(h.failingCursor)) {
+      h.failingCursor = r.cursor;
+      h.failingAttempts = 0;
+    }
+    h.failingAttempts++;
+    if (h.failingAttempts < cfg.maxAttempts()) {
+      return false;
+    }
+    log.warn("corrections: webhook {} DEAD-LETTERED correction {} (cursor {}) after {} refused deliveries (last: {}); going on "
+        + "with the next; GET /v1/corrections?after=<the cursor before it> reads it again", h.cfg.id(), r.correctionId, r.cursor,
+        h.failingAttempts, r.getMessage());
+    metrics.correctionDelivery("webhook", "dead_lettered");
+    h.failingCursor = null;
+    h.failingAttempts = 0;
+    h.failures = 0;
+    h.cursor = r.cursor;
+    h.busy = true;
+    saveCursor(h.cfg.id(), h.cursor).onComplete(ar -> {
+      h.busy = false;
+      pumpHook(h);
+    });
+    return true;
+  }
+
+  /** Delivers corrections from {@code i} on, one POST at a time, skipping other tenants'; true when it moved on. */
   private Future<Boolean> deliver(Hook h, JsonArray cs, int i) {
     if (i >= cs.size()) {
       return Future.succeededFuture(i > 0);
     }
     JsonObject c = cs.getJsonObject(i);
+    String cursor = c.getString("cursor");
+    if (!h.cfg.receives(c.getString("tenant", "public"))) {
+      // Not this webhook's: passed over, the cursor saved with the next delivery or at the page's end.
+      h.cursor = cursor;
+      return i + 1 < cs.size() ? deliver(h, cs, i + 1) : saveCursor(h.cfg.id(), h.cursor).map(true);
+    }
     Buffer body = c.toBuffer();
+    long ts = System.currentTimeMillis() / 1000;
     RequestOptions o = new RequestOptions().setMethod(HttpMethod.POST).setAbsoluteURI(h.cfg.url())
         .setConnectTimeout(h.cfg.timeoutMs()).setIdleTimeout(h.cfg.timeoutMs())
         .putHeader("Content-Type", "application/json")
-        .putHeader(Signature.HEADER, Signature.of(h.secret.reveal(), body.getBytes()))
+        .putHeader(Signature.TIMESTAMP_HEADER, Long.toString(ts))
+        .putHeader(Signature.HEADER, Signature.of(h.secret.reveal(), ts, body.getBytes()))
         .putHeader("X-Georesolver-Correction-Id", c.getString("correction_id"))
-        .putHeader("X-Georesolver-Cursor", c.getString("cursor"));
+        .putHeader("X-Georesolver-Cursor", cursor);
     return http.request(o)
         .compose(req -> req.send(body))
-        .compose(resp -> resp.body().map(b -> resp.statusCode()))
+        .compose(this::statusAfterBoundedRead)
+        .recover(t -> Future.failedFuture(t instanceof Refused ? t : new Refused(cursor, c.getString("correction_id"),
+            String.valueOf(t.getMessage()))))
         .compose(status -> {
           if (status / 100 != 2) {
             metrics.correctionDelivery("webhook", "failed");
-            return Future.failedFuture("HTTP " + status);
+            return Future.failedFuture(new Refused(cursor, c.getString("correction_id"), "HTTP " + status));
           }
           metrics.correctionDelivery("webhook", "ok");
           h.failures = 0;
-          h.cursor = c.getString("cursor");
+          h.failingCursor = null;
+          h.failingAttempts = 0;
+          h.cursor = cursor;
           return saveCursor(h.cfg.id(), h.cursor);
         })
         .compose(v -> deliver(h, cs, i + 1));
+  }
+
+  /**
+   * The response's status once its body is read and dropped, at most {@link #MAX_RESPONSE_BYTES}:
+   * past it the connection is closed (the status stands), so a receiver cannot make a delivery
+   * buffer or wait on an endless body.
+   */
+  private Future<Integer> statusAfterBoundedRead(io.vertx.core.http.HttpClientResponse resp) {
+    io.vertx.core.Promise<Integer> done = io.vertx.core.Promise.promise();
+    long[] read = {0};
+    resp.handler(b -> {
+      read[0] += b.length();
+      if (read[0] > MAX_RESPONSE_BYTES) {
+        done.tryComplete(resp.statusCode());
+        resp.request().reset();
+      }
+    });
+    resp.exceptionHandler(t -> done.tryComplete(resp.statusCode()));
+    resp.endHandler(v -> done.tryComplete(resp.statusCode()));
+    return done.future();
   }
 
   /** A correction as the operator's live view shows it: who served, who corrected, how far it moved. */

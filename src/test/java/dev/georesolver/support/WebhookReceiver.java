@@ -41,7 +41,8 @@ public final class WebhookReceiver {
         return;
       }
       String sig = req.getHeader(Signature.HEADER);
-      w.deliveries.add(new Delivery(b.toJsonObject(), sig, Signature.verify(w.secret, b.getBytes(), sig)));
+      w.deliveries.add(new Delivery(b.toJsonObject(), sig, Signature.verify(w.secret, req.getHeader(Signature.TIMESTAMP_HEADER),
+          b.getBytes(), sig, System.currentTimeMillis() / 1000, Signature.DEFAULT_WINDOW_S)));
       req.response().setStatusCode(200).end();
     })).listen(0).map(s -> {
       w.server = s;
