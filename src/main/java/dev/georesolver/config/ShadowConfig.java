@@ -31,8 +31,8 @@ public final class ShadowConfig extends Settings {
   /** Samples waiting for their shadow call at most; default 1,000. A sample offered when it is full is dropped and counted. */
   public static final Field<Integer> QUEUE = SECTION.ints("queue", 1, 1_000_000).byDefault(1000);
 
-  /** Tenants whose answers are never sampled (ids of {@code tenants:}); default none. */
-  public static final Field<Set<String>> OPT_OUT_TENANTS = SECTION.strings("opt_out_tenants").byDefault(Set.of());
+  /** Tenants whose answers are never sampled (ids of {@code tenants:}); absent: none. */
+  public static final Field<Set<String>> OPT_OUT_TENANTS = SECTION.strings("opt_out_tenants");
 
   /** Drift of replayed answers ({@link Drift}); each field defaults on its own. */
   public static final Field<Drift> DRIFT = SECTION.section("drift", Drift.SECTION).byDefault(Drift.SECTION.defaults());
@@ -68,7 +68,8 @@ public final class ShadowConfig extends Settings {
 
   /** See {@link #OPT_OUT_TENANTS}; unmodifiable. */
   public Set<String> optOutTenants() {
-    return get(OPT_OUT_TENANTS);
+    Set<String> s = get(OPT_OUT_TENANTS);
+    return s == null ? Set.of() : s;
   }
 
   /** See {@link #DRIFT}. */

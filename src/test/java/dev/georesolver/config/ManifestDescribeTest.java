@@ -26,7 +26,7 @@ class ManifestDescribeTest {
     assertThat(d.getString("sha256")).isEqualTo(m.sha256());
     JsonObject effective = d.getJsonObject("manifest");
     assertThat(effective.fieldNames()).containsExactly("routing", "intents", "default_intent", "crs_definitions", "tenants", "server",
-        "state", "reconcile", "corrections", "audit", "batch");
+        "state", "reconcile", "corrections", "audit", "batch", "shadow");
     assertThat(effective.getValue("tenants")).as("no tenants: open access").isNull();
     assertThat(effective.getJsonObject("audit").encode()).isEqualTo("{\"level\":\"fallbacks\",\"retention_days\":2555,"
         + "\"retention_interval_ms\":3600000,\"flush_interval_ms\":100,\"batch_max\":500,\"buffer_max\":50000,"
