@@ -26,6 +26,19 @@ class ValidateCommandTest {
   }
 
   @Test
+  @DisplayName("--explain prints every effective value with its type, unit, default, allowed values and reload rule")
+  void explain() {
+    CliRun.Result r = CliRun.run("validate", "--explain", "conf/manifest.yaml");
+    assertThat(r.status()).as(r.toString()).isEqualTo(Exit.OK);
+    assertThat(r.out()).contains("effective manifest (see docs/configuration.md):\n")
+        .contains("  audit.level: fallbacks  # string; default fallbacks; fallbacks, all, off; applied by a reload\n")
+        .contains("  audit.flush_interval_ms: 100  # integer; ms; default 100; 1 to 60000; needs a restart (")
+        .contains("  batch.max_share: 0.5  # number; default 0.5; must be in (0, 1]; applied by a reload, which redeploys every tier\n")
+        .containsPattern("  routing\\.tiers\\[0\\]\\.timeout_ms: \\d+  # integer; ms; default required; >= 1; applied by a reload\n");
+    assertThat(CliRun.run("validate", "conf/manifest.yaml").out()).doesNotContain("effective manifest");
+  }
+
+  @Test
   @DisplayName("GEO_MANIFEST, else conf/manifest.yaml, when no file is named")
   void defaultFile() {
     assertThat(CliRun.run("validate").out()).startsWith("conf/manifest.yaml: valid");
