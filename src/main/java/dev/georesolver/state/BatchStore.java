@@ -32,6 +32,8 @@ final class BatchStore implements StateStore.Batches {
   static final Table JOBS = Table.of(GROUP, "jobs", "created", "open");
   /** {@code <tenant>|<idem key>} → the job's id. */
   static final Table IDEM = Table.of(GROUP, "idem");
+  /** {@code last} → the tenant the previous lease went to (tenants take turns: {@link BatchRules#fairOrder}). */
+  static final Table FAIR = Table.of(GROUP, "fair");
   /** Slices free or leased (not done), scored by when their lease ends (0: free). */
   static final String FREE = "free";
   /** Jobs looked at per lease. */
@@ -251,8 +253,18 @@ final class BatchStore implements StateStore.Batches {
 
   @Override
   public Future<JsonObject> lease(String owner, long leaseMs) {
-    return tables.read(x -> x.range(JOBS, "open", Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, 0, OPEN_SCAN))
-        .compose(ids -> leaseFrom(ids.stream().map(Txn.Scored::key).toList(), 0, owner, leaseMs));
+    return tables.read(x -> x.range(JOBS, "open", Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, 0, OPEN_SCAN)
+        .compose(ids -> {
+          List<String> keys = ids.stream().map(Txn.Scored::key).toList();
+          return x.get(JOBS, keys).compose(entries -> x.get(FAIR, "last").map(last -> {
+            List<BatchRules.Open> open = new ArrayList<>();
+            for (int k = 0; k < keys.size(); k++) {
+              open.add(new BatchRules.Open(keys.get(k), entries.get(k).exists() ? entries.get(k).text() : ""));
+            }
+            return BatchRules.fairOrder(open, last.exists() ? last.text() : null);
+          }));
+        }))
+        .compose(order -> leaseFrom(order, 0, owner, leaseMs));
   }
 
   private Future<JsonObject> leaseFrom(List<String> ids, int at, String owner, long leaseMs) {
@@ -304,7 +316,13 @@ final class BatchStore implements StateStore.Batches {
           });
         });
       });
-    })).compose(r -> r != null && r.getBoolean("retry", false) ? leaseSlice(id, owner, leaseMs) : Future.succeededFuture(r));
+    })).compose(r -> r != null && r.getBoolean("retry", false) ? leaseSlice(id, owner, leaseMs) : Future.succeededFuture(r))
+        .compose(r -> r == null || r == NOT_OPEN || !r.containsKey("job") ? Future.succeededFuture(r)
+            // The turn moves on (a group of its own: a cluster transaction keeps to one); a hint, not a lock.
+            : tables.transact(x -> {
+              x.put(FAIR, "last", r.getJsonObject("job").getString("tenant", "").getBytes(StandardCharsets.UTF_8), Map.of());
+              return Future.succeededFuture(r);
+            }));
   }
 
   /** The rows of slice {@code number} without a result: {@code {"i", "row"}}. */

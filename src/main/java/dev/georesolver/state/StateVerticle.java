@@ -226,6 +226,7 @@ public final class StateVerticle extends VerticleBase {
       failStaleLoading();
       metrics.stateRefused("debts", 0);
       metrics.stateRefused("cache", 0);
+      metrics.stateRefused("batches", 0);
       return routes();
     });
   }
@@ -310,10 +311,16 @@ public final class StateVerticle extends VerticleBase {
     StateStore.Batches b = store.batches();
     cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_FIND, forTenant(m -> m.body().getString("tenant"),
         m -> reply(m, b.find(m.body().getString("tenant"), m.body().getString("idem_key")).map(StateVerticle::jobJson)))));
-    cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_CREATE, forTenant(m -> m.body().getString("tenant"),
-        m -> reply(m, b.create(BatchJob.fromJson(m.body()))))));
-    cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_APPEND, acrossTenants(m -> reply(m, b.append(m.body().getString("job"),
-        objects(m.body().getJsonArray("rows"))).map(v -> new JsonObject())))));
+    cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_CREATE, forTenant(m -> m.body().getString("tenant"), m -> {
+      if (!refuseBatch(m)) {
+        reply(m, b.create(BatchJob.fromJson(m.body())));
+      }
+    })));
+    cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_APPEND, acrossTenants(m -> {
+      if (!refuseBatch(m)) {
+        reply(m, b.append(m.body().getString("job"), objects(m.body().getJsonArray("rows"))).map(v -> new JsonObject()));
+      }
+    })));
     cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_SEAL, acrossTenants(m -> reply(m, b.seal(m.body().getString("job"),
         m.body().getLong("total"), m.body().getJsonArray("columns", new JsonArray())).map(StateVerticle::jobJson)))));
     // Another tenant's job reads as no job: the caller learns nothing of it, not even that it exists.
@@ -422,6 +429,22 @@ public final class StateVerticle extends VerticleBase {
       jobs.forEach(j -> a.add(j.toJson()));
       return new JsonObject().put("batches", a);
     }));
+  }
+
+  /**
+   * New batch jobs and their rows are durable work like debts: below {@code state.min_free_mb} they
+   * are refused (507 with Retry-After for the upload; a job loading fails with its reason), while
+   * results of running jobs are still written.
+   */
+  private boolean refuseBatch(Message<JsonObject> m) {
+    if (!refusing) {
+      return false;
+    }
+    refuse("batches", List.of(String.valueOf(m.body().getString(m.address().equals(Addresses.STATE_BATCHES_CREATE) ? "id" : "job"))));
+    m.fail(FailureCode.REFUSED.code(), new JsonObject().put("title", "Insufficient storage").put("status", 507)
+        .put("detail", "the state store's disk is nearly full (below state.min_free_mb): no new batch is stored now; try again later")
+        .put("retry_after_s", 60).encode());
+    return true;
   }
 
   private static JsonObject jobJson(BatchJob j) {

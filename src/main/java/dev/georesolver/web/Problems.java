@@ -287,6 +287,9 @@ public final class Problems {
       int status = p.getInteger("status", 503);
       long retry = p.getLong("retry_after_s", 5L);
       p.remove("retry_after_s");
+      if (!p.containsKey("type")) {
+        p.put("type", TYPE + (status == 507 ? "insufficient_storage" : status == 429 ? "quota_exceeded" : "batch_busy"));
+      }
       resp.putHeader("Retry-After", Long.toString(Math.max(1, retry)));
       send(resp, status == 429 || status == 507 ? status : 503, p, null);
       return;

@@ -101,6 +101,32 @@ public final class BatchRules {
         j.resolved(), j.refused(), j.invalid(), j.failed(), j.createdAtMs(), j.startedAtMs(), nowMs);
   }
 
+  /** An open job as the lease sees it: its id and tenant, oldest first. */
+  public record Open(String id, String tenant) {}
+
+  /**
+   * The order the lease tries open jobs in, fair across tenants: tenants take turns (by name,
+   * starting with the first after {@code lastTenant}, the tenant the previous lease went to), and
+   * each tenant's jobs go oldest first. One tenant's many large jobs therefore never keep another
+   * tenant's job waiting for them: each lease goes to the next tenant with work.
+   *
+   * @param oldestFirst open jobs, oldest first
+   * @param lastTenant the tenant of the previous lease, or null
+   */
+  public static List<String> fairOrder(List<Open> oldestFirst, String lastTenant) {
+    java.util.TreeMap<String, List<String>> byTenant = new java.util.TreeMap<>();
+    for (Open o : oldestFirst) {
+      byTenant.computeIfAbsent(o.tenant() == null ? "" : o.tenant(), k -> new java.util.ArrayList<>()).add(o.id());
+    }
+    List<String> tenants = new java.util.ArrayList<>(byTenant.tailMap(lastTenant == null ? "" : lastTenant, lastTenant == null).keySet());
+    tenants.addAll(byTenant.headMap(lastTenant == null ? "" : lastTenant, lastTenant != null).keySet());
+    List<String> out = new java.util.ArrayList<>();
+    for (String t : tenants) {
+      out.addAll(byTenant.get(t));
+    }
+    return out;
+  }
+
   /** Whether a submission with an existing job's idem key gets that job back; false for a failed one (a fresh job is made). */
   public static boolean reusable(BatchJob existing) {
     return existing != null && !BatchJob.FAILED.equals(existing.state());

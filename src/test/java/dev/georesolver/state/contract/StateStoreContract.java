@@ -406,6 +406,34 @@ public abstract class StateStoreContract {
     assertThat(taken).as("a lease that ran out is taken over").isNotNull();
   }
 
+  @Test
+  @DisplayName("leasing is fair across tenants: a tenant's later job gets a slice before another tenant's earlier jobs are used up")
+  void leasingTakesTurnsAcrossTenants() {
+    String big = ns + "a";
+    String small = ns + "b";
+    List<String> ours = new java.util.ArrayList<>();
+    for (String[] spec : new String[][] {{"fa1", big}, {"fa2", big}, {"fb1", small}}) {
+      BatchJob j = job(spec[0], spec[1], "key:" + spec[0]);
+      ours.add(j.id());
+      call(() -> store.batches().create(j));
+      call(() -> store.batches().append(j.id(), List.of(row(0, null), row(1, null), row(2, null), row(3, null),
+          row(4, null), row(5, null), row(6, null), row(7, null))));
+      call(() -> store.batches().seal(j.id(), 8, new JsonArray().add("address")));
+      clock.advanceMs(10);
+    }
+    List<String> tenants = new java.util.ArrayList<>();
+    for (int i = 0; i < 200 && tenants.size() < 3; i++) {
+      JsonObject l = call(() -> store.batches().lease("w", 30_000));
+      if (l == null) {
+        break;
+      }
+      if (ours.contains(l.getJsonObject("job").getString("id"))) {
+        tenants.add(l.getJsonObject("job").getString("tenant"));
+      }
+    }
+    assertThat(tenants).as("the tenants our first three leases went to").hasSize(3).contains(big, small);
+  }
+
   /** Leases until it gets a slice of job {@code id} (other tests' jobs may be open on a shared backend). */
   JsonObject leaseOf(String id, String owner) {
     for (int i = 0; i < 50; i++) {
