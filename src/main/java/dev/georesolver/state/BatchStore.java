@@ -79,6 +79,11 @@ final class BatchStore implements StateStore.Batches {
     x.put(job(j.id()), "job", StateCodec.job(j), Map.of());
   }
 
+  private static BatchJob withSpec(BatchJob j, JsonObject spec) {
+    return new BatchJob(j.id(), j.tenant(), j.idemKey(), j.state(), spec, j.total(), j.done(), j.resolved(), j.refused(), j.invalid(),
+        j.failed(), j.createdAtMs(), j.startedAtMs(), j.finishedAtMs());
+  }
+
   private static Map<String, Double> listing(BatchJob j) {
     return j.open() ? Map.of("created", (double) -j.createdAtMs(), "open", (double) j.createdAtMs())
         : Map.of("created", (double) -j.createdAtMs());
@@ -148,7 +153,8 @@ final class BatchStore implements StateStore.Batches {
           statuses.add(result.getString("status"));
         }
       }
-      writeJob(x, BatchRules.loaded(j, BatchRules.tally(statuses), clock.millis()));
+      BatchJob counted = BatchRules.loaded(j, BatchRules.tally(statuses));
+      writeJob(x, withSpec(counted, counted.spec().copy().put(BatchRules.LOADED_AT, clock.millis())));
       return (Void) null;
     })));
   }
@@ -222,8 +228,9 @@ final class BatchStore implements StateStore.Batches {
       if (j == null) {
         return null;
       }
-      BatchJob f = BatchRules.failed(j, reason, clock.millis());
+      BatchJob f = BatchRules.failed(j, clock.millis());
       if (f != j) {
+        f = withSpec(f, f.spec().copy().put(BatchRules.REASON, reason));
         writeJob(x, f);
       }
       return f;
@@ -244,7 +251,7 @@ final class BatchStore implements StateStore.Batches {
         .compose(ids -> {
           Future<Integer> step = Future.succeededFuture(failed);
           for (Txn.Scored id : ids) {
-            step = step.compose(n -> get(id.key()).compose(j -> j != null && BatchRules.staleLoading(j, tables.shared(), now, staleMs)
+            step = step.compose(n -> get(id.key()).compose(j -> j != null && BatchRules.staleLoading(j, j.spec().getLong(BatchRules.LOADED_AT), tables.shared(), now, staleMs)
                 ? fail(j.id(), reason).map(f -> n + 1) : Future.succeededFuture(n)));
           }
           return ids.size() < STALE_SCAN ? step : step.compose(n -> failStaleFrom(offset + STALE_SCAN, staleMs, reason, n));

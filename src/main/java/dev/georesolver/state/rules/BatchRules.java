@@ -68,36 +68,30 @@ public final class BatchRules {
   /** Spec key: why a job failed, for its owner. */
   public static final String REASON = "reason";
 
-  /** The job after rows were stored at {@code nowMs}: counted, and its loader's heartbeat moved. */
-  public static BatchJob loaded(BatchJob j, Tally t, long nowMs) {
-    BatchJob c = loaded(j, t);
-    return new BatchJob(c.id(), c.tenant(), c.idemKey(), c.state(), c.spec().copy().put(LOADED_AT, nowMs), c.total(), c.done(),
-        c.resolved(), c.refused(), c.invalid(), c.failed(), c.createdAtMs(), c.startedAtMs(), c.finishedAtMs());
-  }
-
   /**
-   * Whether a job is loading with no loader left at {@code nowMs}: on a store only this process
+   * Whether a job is loading with no loader left at {@code nowMs} ({@code loadedAtMs}: when its
+   * loader last stored rows, its {@link #LOADED_AT}, or null): on a store only this process
    * uses ({@code shared} false), every loading job found at start is (its loader died with the
    * process before); on a shared store, one whose last stored rows (or creation) are older than
    * {@code staleMs}.
    */
-  public static boolean staleLoading(BatchJob j, boolean shared, long nowMs, long staleMs) {
+  public static boolean staleLoading(BatchJob j, Long loadedAtMs, boolean shared, long nowMs, long staleMs) {
     if (!BatchJob.LOADING.equals(j.state())) {
       return false;
     }
     if (!shared) {
       return true;
     }
-    long last = j.spec().getLong(LOADED_AT, j.createdAtMs());
+    long last = loadedAtMs != null ? loadedAtMs : j.createdAtMs();
     return nowMs - last > staleMs;
   }
 
-  /** The job failed for {@code reason}, unless it had ended. */
-  public static BatchJob failed(BatchJob j, String reason, long nowMs) {
+  /** The job failed (its store adds the {@link #REASON} to its spec), unless it had ended. */
+  public static BatchJob failed(BatchJob j, long nowMs) {
     if (j.finished()) {
       return j;
     }
-    return new BatchJob(j.id(), j.tenant(), j.idemKey(), BatchJob.FAILED, j.spec().copy().put(REASON, reason), j.total(), j.done(),
+    return new BatchJob(j.id(), j.tenant(), j.idemKey(), BatchJob.FAILED, j.spec(), j.total(), j.done(),
         j.resolved(), j.refused(), j.invalid(), j.failed(), j.createdAtMs(), j.startedAtMs(), nowMs);
   }
 
