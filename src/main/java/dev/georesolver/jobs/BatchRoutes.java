@@ -246,7 +246,9 @@ public final class BatchRoutes {
         pace.held(now);
         return;
       }
-      if (pace.tooSlow(now)) {
+      if (!pace.tooSlow(now)) {
+        pump(true);
+      } else {
         fail(new TooSlow("the upload arrived slower than " + cfg.uploadMinBytesPerS() + " bytes/s over "
             + cfg.uploadWindowMs() + " ms (batch.upload_min_bytes_per_s, batch.upload_window_ms); " + pace.total()
             + " bytes had arrived"));
@@ -254,6 +256,11 @@ public final class BatchRoutes {
     }
 
     private void pump() {
+      pump(false);
+    }
+
+    /** Sends what is due; {@code flush}: a partial chunk too (each pace tick), so the receiver hears from a live upload. */
+    private void pump(boolean flush) {
       if (over) {
         return;
       }
@@ -263,7 +270,7 @@ public final class BatchRoutes {
       if (inFlight) {
         return;
       }
-      if (pending.length() >= chunkBytes || (ended && pending.length() > 0)) {
+      if (pending.length() >= chunkBytes || ((ended || flush) && pending.length() > 0)) {
         int n = Math.min(chunkBytes, pending.length());
         Buffer chunk = pending.getBuffer(0, n);
         pending = pending.getBuffer(n, pending.length());
