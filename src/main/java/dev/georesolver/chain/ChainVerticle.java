@@ -1,5 +1,6 @@
 package dev.georesolver.chain;
 
+import dev.georesolver.ladder.CountryCheck;
 import dev.georesolver.ladder.FallbackLog;
 import dev.georesolver.ladder.Ladders;
 import dev.georesolver.ladder.Residency;
@@ -42,6 +43,7 @@ import dev.georesolver.geo.ForwardQuery;
 import dev.georesolver.geo.ReverseQuery;
 import dev.georesolver.tenant.Tenant;
 import dev.georesolver.tenant.Tenants;
+import dev.georesolver.tier.GazetteerAdapter;
 import dev.georesolver.tier.TierBreaker;
 import dev.georesolver.reconcile.DebtBuffer;
 import dev.georesolver.reload.LiveManifest;
@@ -113,6 +115,8 @@ public final class ChainVerticle extends VerticleBase {
   private Tracing tracing = Tracing.off();
   /** This node: which messages stay on it. */
   private Node node;
+  /** The country a query names, as a constraint on every rung; {@link CountryCheck#OFF} until the gazetteer is loaded. */
+  private CountryCheck countries = CountryCheck.OFF;
 
   /**
    * @param writeThrough whether the cached index is deployed: then resolved answers are written
@@ -187,7 +191,14 @@ public final class ChainVerticle extends VerticleBase {
     debts = DebtBuffer.create(vertx, manifest, owesDebts, clock, metrics);
     audit = AuditBuffer.create(vertx, manifest.audit(), () -> live.current().manifest().audit(), owesDebts, clock, metrics);
     var bus = vertx.eventBus();
-    return Future.all(List.of(
+    Future<?> gazetteer = GazetteerAdapter.shared(vertx)
+        .compose(g -> vertx.executeBlocking(() -> CountryCheck.over(g).warm()))
+        .onSuccess(c -> countries = c)
+        .recover(t -> {
+          log.warn("gazetteer not loaded ({}): a country named in a query is not checked", t.getMessage());
+          return Future.succeededFuture();
+        });
+    return Future.all(List.of(gazetteer,
         bus.consumer(Addresses.RESOLVE, m -> onRequest(m, Direction.FORWARD)).completion(),
         bus.consumer(Addresses.REVERSE, m -> onRequest(m, Direction.REVERSE)).completion(),
         bus.<JsonObject>consumer(Addresses.TIER_STATS, m -> view.onStats(m.body())).completion(),
@@ -449,10 +460,15 @@ public final class ChainVerticle extends VerticleBase {
         .otherwise(ChainVerticle::busFailure)
         .compose(reply -> {
           long ms = (ticker.nanoTime() - t0) / 1_000_000L;
-          w.attempts().add(new Attempt(tier.name(), reply.outcome(), reply.tries(), ms, reply.detail()));
-          rung.set(SpanNames.OUTCOME, reply.outcome()).set(SpanNames.TRIES, reply.tries()).end();
-          if (reply.kind() == TierReply.Kind.HIT) {
-            ResolveResult r = resolved(w, i, tier, reply.hit());
+          // A hit in a country the query does not name is no answer: the next rung is asked.
+          CountryCheck.Verdict verdict = reply.kind() == TierReply.Kind.HIT
+              ? countries.check(countries.asked(w.req()), reply.hit()) : null;
+          String outcome = verdict instanceof CountryCheck.Outside ? CountryCheck.OUTSIDE : reply.outcome();
+          String detail = verdict instanceof CountryCheck.Outside out ? out.detail() : reply.detail();
+          w.attempts().add(new Attempt(tier.name(), outcome, reply.tries(), ms, detail));
+          rung.set(SpanNames.OUTCOME, outcome).set(SpanNames.TRIES, reply.tries()).end();
+          if (verdict instanceof CountryCheck.Served served) {
+            ResolveResult r = resolved(w, i, tier, served.hit(), served.inferred());
             writeThrough(w, tier, r);
             return Future.succeededFuture(r);
           }
@@ -501,7 +517,7 @@ public final class ChainVerticle extends VerticleBase {
         r.confidence(), r.label(), r.precision(), r.resolvedAtMs(), null), node.to(Addresses.INDEX_WRITE));
   }
 
-  private ResolveResult resolved(Walk w, int i, TierConfig tier, Hit hit) {
+  private ResolveResult resolved(Walk w, int i, TierConfig tier, Hit hit, String inferred) {
     long now = clock.millis();
     return resultOf(w)
         .status(ResolveResult.RESOLVED)
@@ -515,7 +531,7 @@ public final class ChainVerticle extends VerticleBase {
         .claim(tier.claim())
         .confidence(hit.confidence())
         .degraded(i > 0)
-        .notice(Notices.opener(tier, hit, now))
+        .notice(Notices.withInferred(Notices.opener(tier, hit, now), inferred))
         .transform(hit.transform())
         .observedAtMs(hit.observedAtMs())
         .resolvedAtMs(now)

@@ -33,6 +33,15 @@ public final class Notices {
     return filled.replace("{age}", age(nowMs - hit.observedAtMs()));
   }
 
+  /**
+   * The opener of an answer whose country (and region) the provider did not give but the chain
+   * inferred from its point: {@code "From open data via osm, its country inferred from the point, "}.
+   * The opener itself when nothing was inferred ({@code inferred} null).
+   */
+  public static String withInferred(String opener, String inferred) {
+    return inferred == null ? opener : opener + "its " + inferred + " inferred from the point, ";
+  }
+
   /** An age in words: "under a minute", "12 min", "4 h", "3 d". */
   public static String age(long ms) {
     long s = Math.max(0, ms) / 1000;
@@ -54,7 +63,8 @@ public final class Notices {
    *   <li>{@code not_found}: every rung visited answered and found nothing (do not retry soon);
    *   <li>{@code budget_exhausted}: a rung was skipped or cut off for lack of time (a larger
    *       budget may help);
-   *   <li>{@code not_found_where_asked}: the rungs that answered found nothing, but others could
+   *   <li>{@code not_found_where_asked}: a rung answered only outside the country the query names
+   *       and no rung answered in it; or the rungs that answered found nothing, but others could
    *       not be asked (retrying later may help);
    *   <li>{@code no_rung_available}: every rung failed or was unavailable.
    * </ul>
@@ -62,6 +72,9 @@ public final class Notices {
   public static String refusalReason(List<Attempt> attempts) {
     if (attempts.isEmpty()) {
       return "no_rung_available";
+    }
+    if (attempts.stream().anyMatch(a -> a.outcome().equals(CountryCheck.OUTSIDE))) {
+      return "not_found_where_asked";
     }
     if (attempts.stream().allMatch(a -> foundNothing(a.outcome()))) {
       return "not_found";
@@ -100,6 +113,7 @@ public final class Notices {
       case "no_match" -> "found nothing";
       case "out_of_bbox" -> "found nothing inside the bbox";
       case "rejected" -> "rejected the input";
+      case CountryCheck.OUTSIDE -> "answered only outside the country asked";
       case "skipped_admission" -> "was skipped for lack of time";
       case "deadline" -> "ran out of time";
       case "skipped_breaker_open" -> "was not asked (breaker open)";

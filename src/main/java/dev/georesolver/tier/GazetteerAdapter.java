@@ -79,9 +79,16 @@ public final class GazetteerAdapter implements LocalAdapter {
    */
   public static Future<GazetteerAdapter> load(Vertx vertx, double reverseRadiusM) {
     double radius = reverseRadiusM > 0 ? reverseRadiusM : Gazetteer.DEFAULT_MAX_REVERSE_DISTANCE_M;
+    return shared(vertx).map(gazetteer -> new GazetteerAdapter(gazetteer, radius));
+  }
+
+  /**
+   * The bundled gazetteer, loaded once per process off the event loop (the same instance the
+   * {@code gazetteer} rungs answer from), for whoever else reads it: the chain's country check.
+   */
+  public static Future<Gazetteer> shared(Vertx vertx) {
     Gazetteer g = shared;
-    Future<Gazetteer> loaded = g != null ? Future.succeededFuture(g) : vertx.executeBlocking(GazetteerAdapter::loadShared);
-    return loaded.map(gazetteer -> new GazetteerAdapter(gazetteer, radius));
+    return g != null ? Future.succeededFuture(g) : vertx.executeBlocking(GazetteerAdapter::loadShared);
   }
 
   private static volatile Gazetteer shared;

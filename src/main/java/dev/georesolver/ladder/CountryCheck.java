@@ -1,0 +1,123 @@
+package dev.georesolver.ladder;
+
+import dev.georesolver.bus.Hit;
+import dev.georesolver.bus.ResolveRequest;
+import dev.georesolver.gazetteer.AskedArea;
+import dev.georesolver.gazetteer.Gazetteer;
+import dev.georesolver.gazetteer.Place;
+import dev.georesolver.gazetteer.ReverseMatch;
+import dev.georesolver.geo.Address;
+import dev.georesolver.geo.Address.Component;
+import dev.georesolver.geo.Direction;
+import dev.georesolver.geo.ForwardQuery;
+
+import java.util.Optional;
+import java.util.TreeSet;
+
+/**
+ * The country a forward query names, as a constraint on every rung's answer; and the country of an
+ * answer that did not say, inferred from its point.
+ *
+ * <ul>
+ *   <li><b>Asked</b> ({@link #asked}): the countries the query's words can mean, read by the
+ *       gazetteer's country names (common variants, ISO codes, parenthesised forms; see
+ *       {@link dev.georesolver.gazetteer.CountryNames#find(ForwardQuery)}). A reverse lookup names
+ *       none.
+ *   <li><b>Inferred</b>: a hit without a country code gets the country (and, when it has none,
+ *       the region) of the gazetteer's city at its point, and the verdict says so, so the notice
+ *       can.
+ *   <li><b>Outside</b>: a hit whose country code (stated by the provider, or inferred from a point
+ *       inside a city) is none the query can mean is not served: the walk asks the next rung. A hit
+ *       whose country is unknown is served.
+ * </ul>
+ *
+ * <p>Pure: lookups in the immutable gazetteer take microseconds, so it runs on the event loop.
+ * Thread-safe. {@link #OFF} (no gazetteer) checks nothing and infers nothing.
+ */
+public final class CountryCheck {
+
+  /** Checks nothing, infers nothing: for a chain without the gazetteer. */
+  public static final CountryCheck OFF = new CountryCheck(null);
+
+  /** The attempt outcome of a rung whose answer lay outside the country the query names. */
+  public static final String OUTSIDE = "outside_asked_country";
+
+  private final Gazetteer gazetteer;
+
+  private CountryCheck(Gazetteer gazetteer) {
+    this.gazetteer = gazetteer;
+  }
+
+  /** A check over a loaded gazetteer's country names and cities. */
+  public static CountryCheck over(Gazetteer gazetteer) {
+    return new CountryCheck(java.util.Objects.requireNonNull(gazetteer, "gazetteer"));
+  }
+
+  /** What a rung's hit is, given what the query asked. */
+  public sealed interface Verdict {}
+
+  /**
+   * The hit may be served.
+   *
+   * @param hit the hit, with the inferred components added
+   * @param inferred what was inferred from the point ({@code country}, {@code country and region}),
+   *     or null when nothing was
+   */
+  public record Served(Hit hit, String inferred) implements Verdict {}
+
+  /**
+   * The hit lies in a country the query does not name.
+   *
+   * @param detail what the attempt records ({@code answered in US; the query names WF})
+   */
+  public record Outside(String detail) implements Verdict {}
+
+  /**
+   * Runs one check through every path (a country read from a query, a country inferred from a
+   * point) so that their first use's one-off costs are paid here, by the caller's thread (a worker
+   * at start), and not by the first request's event loop; returns this check.
+   */
+  public CountryCheck warm() {
+    if (gazetteer != null) {
+      AskedArea asked = gazetteer.countryNames().find("Paris, France");
+      check(asked, new Hit(2.3522, 48.8566, 0.5, null, null, null, null, null));
+    }
+    return this;
+  }
+
+  /** The country and region the request names; {@link AskedArea#NONE} for a reverse lookup or without the gazetteer. */
+  public AskedArea asked(ResolveRequest r) {
+    if (gazetteer == null || r.direction() != Direction.FORWARD) {
+      return AskedArea.NONE;
+    }
+    return gazetteer.countryNames().find(new ForwardQuery(r.text(), r.components(), r.bbox(), r.language()));
+  }
+
+  /** The verdict on a rung's hit for a query that named {@code asked}. */
+  public Verdict check(AskedArea asked, Hit hit) {
+    Address a = hit.address();
+    String inferred = null;
+    boolean inside = true;
+    if (gazetteer != null && !a.has(Component.COUNTRY_CODE) && validPoint(hit)) {
+      Optional<ReverseMatch> m = gazetteer.reverse(hit.lat(), hit.lon());
+      if (m.isPresent()) {
+        Place p = m.get().place();
+        boolean region = !a.has(Component.REGION) && p.region() != null;
+        a = a.toBuilder().put(Component.COUNTRY_CODE, p.countryCode()).fill(Component.COUNTRY, p.countryName())
+            .fill(Component.REGION, p.region()).build();
+        hit = hit.withAddress(a);
+        inferred = region ? "country and region" : "country";
+        inside = m.get().withinNominalRadius();
+      }
+    }
+    String cc = a.get(Component.COUNTRY_CODE);
+    if (asked.namesCountry() && cc != null && inside && !asked.allowsCountry(cc)) {
+      return new Outside("answered in " + cc + "; the query names " + String.join(" or ", new TreeSet<>(asked.countryCodes())));
+    }
+    return new Served(hit, inferred);
+  }
+
+  private static boolean validPoint(Hit h) {
+    return h.lat() >= -90 && h.lat() <= 90 && h.lon() >= -180 && h.lon() <= 180;
+  }
+}
