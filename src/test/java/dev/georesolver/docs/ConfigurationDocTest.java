@@ -11,6 +11,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.IdentityHashMap;
 import java.util.Map;
+import java.util.ArrayList;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -69,7 +73,7 @@ class ConfigurationDocTest {
         Matcher m = DECLARED.matcher(src);
         while (m.find()) {
           try {
-            Object f = Class.forName(type).getField(m.group(2)).get(null);
+            Object f = enclosing(type, src, m.group(2), m.start()).getField(m.group(2)).get(null);
             if (f instanceof Field<?> field) {
               out.put(field, markdown(m.group(1)));
             }
@@ -81,6 +85,37 @@ class ConfigurationDocTest {
     }
     return out;
   }
+
+  /**
+   * The class, of the top-level {@code type} and the classes nested in it, that declares the field
+   * {@code name} found at position {@code at} of {@code src}: the only one declaring it, or else the
+   * one whose declaration comes last before {@code at}.
+   */
+  static Class<?> enclosing(String type, String src, String name, int at) throws ClassNotFoundException {
+    List<Class<?>> all = new ArrayList<>();
+    Deque<Class<?>> todo = new ArrayDeque<>(List.of(Class.forName(type)));
+    while (!todo.isEmpty()) {
+      Class<?> c = todo.pop();
+      all.add(c);
+      todo.addAll(List.of(c.getDeclaredClasses()));
+    }
+    List<Class<?>> declaring = all.stream().filter(c -> {
+      try {
+        c.getDeclaredField(name);
+        return true;
+      } catch (NoSuchFieldException e) {
+        return false;
+      }
+    }).toList();
+    if (declaring.size() <= 1) {
+      return declaring.isEmpty() ? Class.forName(type) : declaring.get(0);
+    }
+    return declaring.stream().max(java.util.Comparator.comparingInt(c -> {
+      int k = src.lastIndexOf("class " + c.getSimpleName() + " ", at);
+      return k < 0 ? -1 : k;
+    })).orElseThrow();
+  }
+
 
   /** Javadoc text as one line of Markdown: {@code {@code x}} as code, {@code {@link A#b}} as its name. */
   static String markdown(String javadoc) {
