@@ -310,7 +310,9 @@ public final class CorrectionRoutes {
 
     private Future<String> head() {
       return bus.<JsonObject>request(Addresses.STATE_CORRECTIONS_CURSOR, new JsonObject().put("name", HEAD_ONLY),
-          Node.current().to(Addresses.STATE_CORRECTIONS_CURSOR).setSendTimeout(10_000)).map(m -> m.body().getString("head"));
+          // The head's position is no tenant's data: asked as the resolver's own work.
+          Caller.SYSTEM.on(Node.current().to(Addresses.STATE_CORRECTIONS_CURSOR).setSendTimeout(10_000)))
+          .map(m -> m.body().getString("head"));
     }
 
     private void onLive(JsonObject c) {

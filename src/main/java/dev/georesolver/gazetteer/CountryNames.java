@@ -157,6 +157,9 @@ public final class CountryNames {
    * the same segment are not a country ({@code West Jordan}, {@code New Jersey}, {@code New
    * Mexico}). See {@link AskedArea} for what the sets hold. Pure and fast (microseconds).
    *
+   * A bare ISO code counts only as a segment of its own after the first ({@code Paris, FR}), never
+   * as the last word of a segment ({@code 10 Downing St}).
+   *
    * @param text free text, as a client wrote it; null or blank names nothing
    */
   public AskedArea find(String text) {
@@ -164,7 +167,19 @@ public final class CountryNames {
       return AskedArea.NONE;
     }
     QueryText t = QueryText.of(text);
-    return asked(t, t.stripTrailingPostcodes(t.size()));
+    int end = t.stripTrailingPostcodes(t.size());
+    // A bare code names a country only as a segment of its own after the place ("Paris, FR"): the
+    // last word of a street or a place is too often a code by chance ("10 Downing St" is no São
+    // Tomé, "Via Roma 1, Torino IT" keeps its name reading).
+    List<CountryTail> tails = new ArrayList<>(countryTails(t, end));
+    tails.removeIf(c -> c.codeOnly() && !ownSegment(t, c));
+    return asked(t, end, tails, allowedCountries(t, tails));
+  }
+
+  /** Whether a tail's words are the whole of a segment after the first. */
+  private static boolean ownSegment(QueryText t, CountryTail c) {
+    int seg = t.segment[c.end()];
+    return seg > 0 && t.firstOf(seg) == c.end();
   }
 
   /**

@@ -56,7 +56,7 @@ class Issue24GazetteerCountriesTest {
   @DisplayName("the named countries are exposed for the other rungs, with every reading of ambiguous words")
   void askedAreaIsExposed() {
     assertThat(G.countryNames().find("Wallis, Wallis & Futuna").countryCodes()).containsExactly("WF");
-    assertThat(G.countryNames().find("Springfield IL").countryCodes()).contains("IL", "US");
+    assertThat(G.countryNames().find("Springfield, IL").countryCodes()).contains("IL", "US");
     assertThat(G.countryNames().find("West Jordan")).isEqualTo(AskedArea.NONE);
     assertThat(G.countryNames().find("Boise, Idaho").regionCodes()).containsExactly("US.ID");
     assertThat(G.countryNames().countryCodes("Virgin Islands, U.S.")).containsExactly("VI");
