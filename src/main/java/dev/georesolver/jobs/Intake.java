@@ -7,6 +7,7 @@ import dev.georesolver.batch.BatchReaders;
 import dev.georesolver.batch.BatchRow;
 import dev.georesolver.batch.RowResult;
 import dev.georesolver.bus.Addresses;
+import dev.georesolver.bus.Caller;
 import dev.georesolver.bus.BatchJob;
 import dev.georesolver.bus.FailureCode;
 import dev.georesolver.config.BatchConfig;
@@ -436,6 +437,8 @@ final class Intake {
   }
 
   private Future<JsonObject> request(String address, JsonObject body) {
-    return vertx.eventBus().<JsonObject>request(address, body, new DeliveryOptions().setSendTimeout(60_000)).map(Message::body);
+    // Loading stores a job for its tenant as the resolver's own work: the tenant was authorised at the upload.
+    return vertx.eventBus().<JsonObject>request(address, body, Caller.SYSTEM.on(new DeliveryOptions().setSendTimeout(60_000)))
+        .map(Message::body);
   }
 }

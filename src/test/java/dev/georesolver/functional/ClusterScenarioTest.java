@@ -256,9 +256,16 @@ class ClusterScenarioTest {
     String cluster = CLUSTER + "-alone";
     int hzD = freePort();
     int hzE = freePort();
+    TestPki.Issued memberD;
+    TestPki.Issued memberE;
+    synchronized (nodes) {
+      memberD = pki.member("node-d-" + hzD);
+      memberE = pki.member("node-e-" + hzE);
+    }
     ResolverProcess d = ResolverProcess.start(Map.of(), JVM, 90, "--manifest", manifestFile.toString(), "--port", "0",
         "--event-loops", "1", "--roles", "ingress", "--cluster", "--cluster-name", cluster, "--cluster-host", "127.0.0.1",
-        "--cluster-port", Integer.toString(hzD), "--cluster-members", "127.0.0.1:" + hzE);
+        "--cluster-port", Integer.toString(hzD), "--cluster-members", "127.0.0.1:" + hzE,
+        "--cluster-cert", memberD.cert().toString(), "--cluster-key", memberD.key().toString(), "--cluster-ca", pki.caFile().toString());
     synchronized (nodes) {
       nodes.add(d);
     }
@@ -277,7 +284,8 @@ class ClusterScenarioTest {
     Files.writeString(own, yaml());
     ResolverProcess e = ResolverProcess.start(Map.of(), JVM, 90, "--manifest", own.toString(), "--port", "0",
         "--event-loops", "1", "--roles", "chain,tiers,state", "--cluster", "--cluster-name", cluster, "--cluster-host", "127.0.0.1",
-        "--cluster-port", Integer.toString(hzE), "--cluster-members", "127.0.0.1:" + hzD);
+        "--cluster-port", Integer.toString(hzE), "--cluster-members", "127.0.0.1:" + hzD,
+        "--cluster-cert", memberE.cert().toString(), "--cluster-key", memberE.key().toString(), "--cluster-ca", pki.caFile().toString());
     synchronized (nodes) {
       nodes.add(e);
     }
