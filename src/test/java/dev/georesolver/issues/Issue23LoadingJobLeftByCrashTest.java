@@ -1,6 +1,7 @@
 package dev.georesolver.issues;
 
 import dev.georesolver.bus.Addresses;
+import dev.georesolver.bus.Caller;
 import dev.georesolver.bus.BatchJob;
 import dev.georesolver.bus.Codecs;
 import dev.georesolver.config.Manifest;
@@ -35,7 +36,7 @@ class Issue23LoadingJobLeftByCrashTest {
   private static final String CSV = "id,address\n1,\"1 Rue du Lac, Vevey\"\n2,\"2 Rue du Lac, Vevey\"\n3,\"3 Rue du Lac, Vevey\"\n";
 
   private static JsonObject ask(Vertx vertx, String address, JsonObject body) {
-    return vertx.eventBus().<JsonObject>request(address, body).await().body();
+    return vertx.eventBus().<JsonObject>request(address, body, Caller.SYSTEM.on(new DeliveryOptions())).await().body();
   }
 
   private static Future<String> deployState(Vertx vertx, Manifest m) {

@@ -58,7 +58,7 @@ class Issue23ReloadAppliesOrNeedsRestartTest {
     assertThat(s.geocode("Damrak 1, Amsterdam").await().bodyAsJsonObject().getString("resolution_source")).isEqualTo("primary");
 
     replace(f, m(p.url(), "{ level: all, flush_interval_ms: 20 }").yaml());
-    HttpResponse<Buffer> applied = s.client.post(s.port, "localhost", "/admin/reload").send().await();
+    HttpResponse<Buffer> applied = s.client.post(s.port, "localhost", "/admin/reload").putHeader("X-Requested-By", "test").send().await();
     assertThat(applied.statusCode()).as(applied.bodyAsString()).isEqualTo(200);
     JsonObject last = applied.bodyAsJsonObject().getJsonObject("last_attempt");
     assertThat(last.getString("outcome")).isEqualTo("applied");
@@ -76,7 +76,7 @@ class Issue23ReloadAppliesOrNeedsRestartTest {
     assertThat(last.getJsonArray("needs_restart").getList()).isEmpty();
 
     replace(f, m(p.url(), "{ level: all, flush_interval_ms: 500 }").yaml());
-    HttpResponse<Buffer> refused = s.client.post(s.port, "localhost", "/admin/reload").send().await();
+    HttpResponse<Buffer> refused = s.client.post(s.port, "localhost", "/admin/reload").putHeader("X-Requested-By", "test").send().await();
     assertThat(refused.statusCode()).as(refused.bodyAsString()).isEqualTo(422);
     assertThat(refused.bodyAsJsonObject().getJsonObject("reload").getJsonObject("last_attempt").getJsonArray("needs_restart").getList())
         .singleElement().asString().startsWith("audit.flush_interval_ms: ");

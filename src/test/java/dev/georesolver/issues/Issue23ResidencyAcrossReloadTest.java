@@ -71,7 +71,7 @@ class Issue23ResidencyAcrossReloadTest {
     Path tmp = f.resolveSibling("manifest.yaml.tmp");
     Files.writeString(tmp, yaml(eu, us, BETA + ACME));
     Files.move(tmp, f, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-    HttpResponse<Buffer> reloaded = s.client.post(s.port, "localhost", "/admin/reload").putHeader("Authorization", "Bearer " + BETA_KEY)
+    HttpResponse<Buffer> reloaded = s.client.post(s.port, "localhost", "/admin/reload").putHeader("X-Requested-By", "test").putHeader("Authorization", "Bearer " + BETA_KEY)
         .send().await();
     assertThat(reloaded.statusCode()).as(reloaded.bodyAsString()).isEqualTo(200);
 

@@ -1,6 +1,7 @@
 package dev.georesolver.issues;
 
 import dev.georesolver.bus.Addresses;
+import dev.georesolver.bus.Caller;
 import dev.georesolver.bus.Codecs;
 import dev.georesolver.bus.FailureCode;
 import dev.georesolver.config.Manifest;
@@ -124,7 +125,8 @@ class Issue23UploadWriteFailureTest {
     JsonObject problem = new JsonObject(refused.getMessage());
     assertThat(problem.getInteger("status")).isEqualTo(507);
     assertThat(problem.getString("detail")).contains("nothing was stored");
-    JsonObject listed = vertx.eventBus().<JsonObject>request(Addresses.STATE_BATCHES_LIST, new JsonObject().put("limit", 10))
+    JsonObject listed = vertx.eventBus().<JsonObject>request(Addresses.STATE_BATCHES_LIST, new JsonObject().put("limit", 10),
+        Caller.SYSTEM.on(new DeliveryOptions()))
         .await().body();
     assertThat(listed.getJsonArray("batches")).as("jobs after the refused upload").isEmpty();
 
