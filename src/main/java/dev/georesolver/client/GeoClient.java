@@ -175,7 +175,7 @@ public final class GeoClient {
       case Wire.MISCONFIGURED -> new GeoClientException(GeoClientException.Code.MISCONFIGURED, c, m, re);
       case Wire.DEADLINE_EXCEEDED -> new GeoClientException(GeoClientException.Code.TIMEOUT, c,
           "the budget was spent before the resolver could start: " + m, re);
-      case Wire.STORE_UNAVAILABLE -> new GeoClientException(GeoClientException.Code.UNAVAILABLE, c, m, re);
+      case Wire.STORE_UNAVAILABLE, Wire.REFUSED -> new GeoClientException(GeoClientException.Code.UNAVAILABLE, c, m, re);
       default -> new GeoClientException(GeoClientException.Code.INTERNAL, c, m, re);
     };
   }

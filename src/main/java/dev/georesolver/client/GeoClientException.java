@@ -20,7 +20,8 @@ import java.util.List;
  *   <tr><td>{@link Code#MISCONFIGURED}</td><td>no rung of the ladder can serve the intent (all disabled,
  *       or none in a strict tenant's region)</td><td>fix the manifest; asking again will not help</td></tr>
  *   <tr><td>{@link Code#UNAVAILABLE}</td><td>no resolver is listening on the bus (not deployed yet, or
- *       no chain in the cluster), or its store could not do it now</td><td>ask again later</td></tr>
+ *       no chain in the cluster), or its store could not do it now, or it refused for now what it
+ *       could not take (429)</td><td>ask again later</td></tr>
  *   <tr><td>{@link Code#TIMEOUT}</td><td>no reply within the budget and the margin, or the request
  *       arrived with its budget spent</td><td>ask again, with a longer budget if it keeps happening</td></tr>
  *   <tr><td>{@link Code#INTERNAL}</td><td>a bug in the resolver, or a reply that is not a result</td><td>report it</td></tr>

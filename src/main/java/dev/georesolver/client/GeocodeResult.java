@@ -5,6 +5,7 @@ import io.vertx.core.json.JsonObject;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -26,6 +27,9 @@ import java.util.Objects;
  * @param label what was matched ({@code Paris, Texas, United States}), or null
  * @param precision {@code rooftop}, {@code street}, {@code locality}…, or null
  * @param distanceM reverse: metres from the point asked to the place answered, or null
+ * @param address the structured address, by component wire name ({@code road}, {@code locality},
+ *     {@code postcode}, {@code country_code} as ISO 3166-1 alpha-2…), only the components known;
+ *     never null (empty when none), unmodifiable
  * @param resolutionSource the tier (rung) that answered, by its manifest name, or null
  * @param claim what the answer may claim: {@code exact}, {@code open_data}, {@code cached},
  *     {@code locality} (a string, so a claim added later still reads), or null
@@ -55,6 +59,7 @@ public record GeocodeResult(
     String label,
     String precision,
     Double distanceM,
+    Map<String, String> address,
     String resolutionSource,
     String claim,
     Double confidence,
@@ -133,7 +138,7 @@ public record GeocodeResult(
     String direction = string(j, "direction");
     Long elapsed = integer(j, "elapsed_ms");
     return new GeocodeResult(status, direction == null ? "forward" : direction, number(j, "lon"), number(j, "lat"),
-        string(j, "crs"), string(j, "label"), string(j, "precision"), number(j, "distance_m"), string(j, "resolution_source"),
+        string(j, "crs"), string(j, "label"), string(j, "precision"), number(j, "distance_m"), address(j), string(j, "resolution_source"),
         string(j, "claim"), number(j, "confidence"), bool(j, "degraded"), string(j, "notice"), string(j, "reason"),
         string(j, "intent"), string(j, "idempotency_key"), string(j, "manifest_revision"), string(j, "trace_id"),
         elapsed == null ? 0 : elapsed, attempts, bool(j, "replayed"), integer(j, "replay_age_s"), bool(j, "coalesced"),
@@ -141,6 +146,19 @@ public record GeocodeResult(
   }
 
   // Lenient readers: a value of another type than expected reads as absent.
+
+  private static Map<String, String> address(JsonObject j) {
+    if (!(j.getValue("address") instanceof JsonObject a)) {
+      return Map.of();
+    }
+    Map<String, String> out = new java.util.LinkedHashMap<>();
+    a.forEach(e -> {
+      if (e.getValue() instanceof String v) {
+        out.put(e.getKey(), v);
+      }
+    });
+    return java.util.Collections.unmodifiableMap(out);
+  }
 
   private static String string(JsonObject j, String k) {
     return j.getValue(k) instanceof String s ? s : null;

@@ -29,5 +29,6 @@ final class Wire {
   static final int DEADLINE_EXCEEDED = 408;
   static final int ROUTER_ERROR = 500;
   static final int MISCONFIGURED = 503;
+  static final int REFUSED = 429;
   static final int STORE_UNAVAILABLE = 507;
 }

@@ -55,7 +55,7 @@ class GeoClientTest {
     assertThat(Wire.TRACEPARENT_HEADER).isEqualTo(Addresses.TRACEPARENT_HEADER);
     assertThat(Wire.TRACESTATE_HEADER).isEqualTo(Addresses.TRACESTATE_HEADER);
     assertThat(List.of(Wire.BAD_REQUEST, Wire.FORBIDDEN, Wire.DEADLINE_EXCEEDED, Wire.ROUTER_ERROR, Wire.MISCONFIGURED,
-        Wire.STORE_UNAVAILABLE)).containsExactlyInAnyOrder(
+        Wire.REFUSED, Wire.STORE_UNAVAILABLE)).containsExactlyInAnyOrder(
         java.util.Arrays.stream(FailureCode.values()).map(FailureCode::code).toArray(Integer[]::new));
     assertThat(Wire.BAD_REQUEST).isEqualTo(FailureCode.BAD_REQUEST.code());
     assertThat(Wire.FORBIDDEN).isEqualTo(FailureCode.FORBIDDEN.code());
