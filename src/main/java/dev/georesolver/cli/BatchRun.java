@@ -12,6 +12,7 @@ import dev.georesolver.batch.ResultWriters;
 import dev.georesolver.batch.RowResult;
 import dev.georesolver.jobs.Pushback;
 import io.vertx.core.json.Json;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.io.FilterOutputStream;
@@ -143,12 +144,30 @@ final class BatchRun {
   static final long SHORT_OF_TIME_MAX_MS = 5000;
 
   /**
-   * Whether {@code result} is a refusal for lack of time ({@code budget_exhausted}: a rung cut off
-   * by the deadline or skipped for want of time) — what a busy machine causes, not what the
-   * address has. Such a row is sent again, as a pushed-back one is, up to {@link Plan#retries} times.
+   * Whether {@code result} is a refusal for lack of time — what a busy machine causes, not what the
+   * address has: {@code budget_exhausted} (a rung cut off by the chain's deadline or skipped for
+   * want of time), or a refusal whose every attempt timed out at its tier (the tier's own timer,
+   * set to the time left, can fire before the chain's: the same shortage, classed transient).
+   * Such a row is sent again, as a pushed-back one is, up to {@link Plan#retries} times.
    */
   static boolean refusedForTime(JsonObject result) {
-    return result != null && "refused".equals(result.getString("status")) && "budget_exhausted".equals(result.getString("reason"));
+    if (result == null || !"refused".equals(result.getString("status"))) {
+      return false;
+    }
+    if ("budget_exhausted".equals(result.getString("reason"))) {
+      return true;
+    }
+    JsonArray attempts = result.getJsonArray("attempts");
+    if (attempts == null || attempts.isEmpty()) {
+      return false;
+    }
+    for (Object o : attempts) {
+      if (!(o instanceof JsonObject a) || !"transient".equals(a.getString("outcome"))
+          || !String.valueOf(a.getString("detail")).contains("timed out")) {
+        return false;
+      }
+    }
+    return true;
   }
 
   BatchRun(Plan plan, Scan scan) {
