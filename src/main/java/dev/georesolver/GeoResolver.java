@@ -386,8 +386,7 @@ public final class GeoResolver extends VerticleBase {
    */
   private Future<?> deployReconciler() {
     boolean durableBusCursor = "sqlite".equals(stateBackend(manifest, o));
-    return child(new ReconcilerVerticle(manifest, () -> live.current().manifest(), o.clock(), o.ticker(), o.random(), metrics)
-            .auditLevel(() -> live.current().manifest().audit()))
+    return child(new ReconcilerVerticle(manifest, () -> live.current().manifest(), o.clock(), o.ticker(), o.random(), metrics))
         .compose(v -> child(new CorrectionsVerticle(manifest.corrections(), durableBusCursor, o.env(), o.random(), metrics)));
   }
 

@@ -15,7 +15,6 @@ import dev.georesolver.bus.TierRequest;
 import dev.georesolver.ladder.Ladders;
 import dev.georesolver.ladder.Notices;
 import dev.georesolver.ladder.Residency;
-import dev.georesolver.config.AuditConfig;
 import dev.georesolver.config.IntentConfig;
 import dev.georesolver.config.Manifest;
 import dev.georesolver.config.ReconcileConfig;
@@ -113,8 +112,6 @@ public final class ReconcilerVerticle extends VerticleBase {
   private QueueStats last = new QueueStats(0, 0, 0, 0, 0);
   /** Each committed correction's audit record, on its way to the tenant's partition. */
   private AuditBuffer audit;
-  /** The {@code audit:} whose level decides whether a correction is recorded: the start's unless {@link #auditLevel} says otherwise. */
-  private Supplier<AuditConfig> auditLevel;
 
   /** A reconciler whose manifest is never reloaded (deployed alone, in a test). */
   public ReconcilerVerticle(Manifest manifest, Clock clock, Ticker ticker, Supplier<RandomGenerator> random, Metrics metrics) {
@@ -124,7 +121,8 @@ public final class ReconcilerVerticle extends VerticleBase {
   /**
    * @param manifest the manifest of the start, for the settings only a restart changes
    * @param current the manifest serving at the moment it is asked (the live revision's), for
-   *     tenants, residency, intents and tiers; called on this verticle's event loop, must not block
+   *     tenants, residency, intents, tiers and the audit level a correction is recorded at; called
+   *     on this verticle's event loop, must not block
    */
   public ReconcilerVerticle(Manifest manifest, Supplier<Manifest> current, Clock clock, Ticker ticker, Supplier<RandomGenerator> random,
       Metrics metrics) {
@@ -135,13 +133,6 @@ public final class ReconcilerVerticle extends VerticleBase {
     this.ticker = ticker;
     this.metrics = metrics;
     this.backoff = new RetryBackoff(cfg.backoffBaseMs(), cfg.backoffMaxMs(), random);
-    this.auditLevel = manifest::audit;
-  }
-
-  /** Reads {@code audit.level} from {@code level} at each correction (the serving revision's); before deploying. */
-  public ReconcilerVerticle auditLevel(Supplier<AuditConfig> level) {
-    this.auditLevel = level;
-    return this;
   }
 
   @Override
@@ -159,7 +150,7 @@ public final class ReconcilerVerticle extends VerticleBase {
     }
     writeThrough = manifest.enabledTiers().stream().anyMatch(TierConfig::isCachedIndex);
     // The reconciler runs only beside the state store.
-    audit = AuditBuffer.create(vertx, manifest.audit(), auditLevel, true, clock, metrics);
+    audit = AuditBuffer.create(vertx, manifest.audit(), () -> current.get().audit(), true, clock, metrics);
     var bus = vertx.eventBus();
     Future<?> consumers = Future.all(
         bus.<JsonObject>consumer(Addresses.BREAKER_EVENTS, m -> onBreaker(m.body())).completion(),
