@@ -24,7 +24,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static dev.georesolver.reconcile.Samples.debt;
@@ -40,14 +39,42 @@ class Issue23StreamBoundsTest {
     return manifest().tier("world_gazetteer", "gazetteer", null, "locality", 200, "typical_ms: 2").extra(extra).yaml();
   }
 
-  /** A stream request on its own client (closing the client closes the stream). */
-  private static HttpClientResponse open(HttpClient http, int port, String key, String lastEventId) {
+  /** How long any one step of these tests may wait: a stream that never answers fails the test, never hangs the suite. */
+  private static final long STEP_S = 20;
+
+  /** An open stream: its status, headers, and everything its body has sent so far (read from the first byte on). */
+  private record Opened(HttpClientResponse response, StringBuffer seen) {
+    int status() {
+      return response.statusCode();
+    }
+
+    /** Waits until the body holds {@code text}, or fails after {@link #STEP_S} s. */
+    String awaitSeen(String text) throws InterruptedException {
+      long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(STEP_S);
+      while (seen.indexOf(text) < 0) {
+        assertThat(System.nanoTime()).as("the stream sent " + text + " within " + STEP_S + " s; it sent: " + seen).isLessThan(until);
+        Thread.sleep(20);
+      }
+      return seen.toString();
+    }
+  }
+
+  /**
+   * A stream request on its own client (closing the client closes the stream). The body handler is set
+   * on the event loop as the response arrives, so nothing the server writes before the test looks is lost.
+   */
+  private static Opened open(HttpClient http, int port, String key, String lastEventId) {
     RequestOptions o = new RequestOptions().setMethod(HttpMethod.GET).setPort(port).setHost("localhost").setURI("/v1/corrections/stream")
-        .putHeader("Authorization", "Bearer " + key);
+        .putHeader("Authorization", "Bearer " + key).setTimeout(0).setConnectTimeout((int) TimeUnit.SECONDS.toMillis(STEP_S));
     if (lastEventId != null) {
       o.putHeader("Last-Event-ID", lastEventId);
     }
-    return http.request(o).compose(req -> req.send()).await();
+    StringBuffer seen = new StringBuffer();
+    return http.request(o).compose(req -> req.send()).map(resp -> {
+      resp.handler(b -> seen.append(b.toString()));
+      resp.exceptionHandler(t -> { });
+      return new Opened(resp, seen);
+    }).await(STEP_S, TimeUnit.SECONDS);
   }
 
   @Test
@@ -58,28 +85,28 @@ class Issue23StreamBoundsTest {
         tenants:
           - { id: "acme", keys: [ { env: "ACME_KEY" } ] }
           - { id: "beta", keys: [ { env: "BETA_KEY" } ] }
-        """), Map.of("ACME_KEY", "k-acme", "BETA_KEY", "k-beta"), Clock.systemUTC(), Map.of()).await();
+        """), Map.of("ACME_KEY", "k-acme", "BETA_KEY", "k-beta"), Clock.systemUTC(), Map.of()).await(90, TimeUnit.SECONDS);
     HttpClient first = vertx.createHttpClient();
-    assertThat(open(first, s.port, "k-acme", null).statusCode()).isEqualTo(200);
+    assertThat(open(first, s.port, "k-acme", null).status()).isEqualTo(200);
     HttpClient second = vertx.createHttpClient();
-    assertThat(open(second, s.port, "k-acme", null).statusCode()).isEqualTo(200);
-    HttpClientResponse third = open(vertx.createHttpClient(), s.port, "k-acme", null);
-    assertThat(third.statusCode()).isEqualTo(429);
-    assertThat(third.getHeader("Retry-After")).isEqualTo("10");
-    assertThat(third.body().await().toString()).contains("max_streams_per_tenant");
-    assertThat(open(vertx.createHttpClient(), s.port, "k-beta", null).statusCode()).isEqualTo(200);
-    HttpClientResponse full = open(vertx.createHttpClient(), s.port, "k-beta", null);
-    assertThat(full.statusCode()).as("three open in all").isEqualTo(503);
-    assertThat(full.getHeader("Retry-After")).isEqualTo("10");
+    assertThat(open(second, s.port, "k-acme", null).status()).isEqualTo(200);
+    Opened third = open(vertx.createHttpClient(), s.port, "k-acme", null);
+    assertThat(third.status()).isEqualTo(429);
+    assertThat(third.response().getHeader("Retry-After")).isEqualTo("10");
+    assertThat(third.awaitSeen("max_streams_per_tenant")).contains("Too Many Streams");
+    assertThat(open(vertx.createHttpClient(), s.port, "k-beta", null).status()).isEqualTo(200);
+    Opened full = open(vertx.createHttpClient(), s.port, "k-beta", null);
+    assertThat(full.status()).as("three open in all").isEqualTo(503);
+    assertThat(full.response().getHeader("Retry-After")).isEqualTo("10");
 
-    first.close().await();
+    first.close().await(STEP_S, TimeUnit.SECONDS);
     int status = 0;
     for (int k = 0; k < 200 && status != 200; k++) {
       Thread.sleep(50);
       HttpClient again = vertx.createHttpClient();
-      status = open(again, s.port, "k-acme", null).statusCode();
+      status = open(again, s.port, "k-acme", null).status();
       if (status != 200) {
-        again.close().await();
+        again.close().await(STEP_S, TimeUnit.SECONDS);
       }
     }
     assertThat(status).as("the slot the closed stream gave back").isEqualTo(200);
@@ -100,38 +127,23 @@ class Issue23StreamBoundsTest {
       }
       on.await(() -> st.close());
     }
-    Stack s = Stack.deploy(vertx, ladder("state: { path: \"" + db + "\" }\n")).await();
+    Stack s = Stack.deploy(vertx, ladder("state: { path: \"" + db + "\" }\n")).await(90, TimeUnit.SECONDS);
 
-    CompletableFuture<String> firstEvent = new CompletableFuture<>();
-    HttpClientResponse live = open(vertx.createHttpClient(), s.port, "none", null);
-    assertThat(live.statusCode()).isEqualTo(200);
-    StringBuilder seen = new StringBuilder();
-    live.handler(b -> {
-      seen.append(b.toString());
-      int at = seen.indexOf("event: correction\ndata: ");
-      int end = at < 0 ? -1 : seen.indexOf("\n", at + 24);
-      if (end > 0) {
-        firstEvent.complete(seen.substring(at + 24, end));
-      }
-    });
+    Opened live = open(vertx.createHttpClient(), s.port, "none", null);
+    assertThat(live.status()).isEqualTo(200);
     // Once the stream is past its catch-up, a live correction with a cursor above the head is what it sends first.
-    for (int k = 0; k < 200 && !firstEvent.isDone(); k++) {
+    for (int k = 0; k < 200 && live.seen().indexOf("event: correction\n") < 0; k++) {
       vertx.eventBus().publish(Addresses.CORRECTIONS, new JsonObject().put("cursor", Long.toString(1000 + k))
           .put("correction_id", "live-" + k).put("tenant", "public"));
       Thread.sleep(50);
     }
-    JsonObject first = new JsonObject(firstEvent.get(10, TimeUnit.SECONDS));
+    String sent = live.awaitSeen("event: correction\ndata: ");
+    int at = sent.indexOf("event: correction\ndata: ") + 24;
+    JsonObject first = new JsonObject(sent.substring(at, sent.indexOf("\n", at)));
     assertThat(first.getString("correction_id")).as("the first event the stream sent").startsWith("live-");
 
-    HttpClientResponse replay = open(vertx.createHttpClient(), s.port, "none", "0");
-    CompletableFuture<String> replayed = new CompletableFuture<>();
-    StringBuilder r = new StringBuilder();
-    replay.handler(b -> {
-      r.append(b.toString());
-      if (r.indexOf("id: 3\n") >= 0) {
-        replayed.complete(r.toString());
-      }
-    });
-    assertThat(replayed.get(30, TimeUnit.SECONDS)).contains("id: 1\n", "id: 2\n");
+    Opened replay = open(vertx.createHttpClient(), s.port, "none", "0");
+    assertThat(replay.status()).isEqualTo(200);
+    assertThat(replay.awaitSeen("id: 3\n")).contains("id: 1\n", "id: 2\n");
   }
 }
