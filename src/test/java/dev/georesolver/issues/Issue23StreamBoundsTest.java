@@ -63,7 +63,7 @@ class Issue23StreamBoundsTest {
    * A stream request on its own client (closing the client closes the stream). The body handler is set
    * on the event loop as the response arrives, so nothing the server writes before the test looks is lost.
    */
-  private static Opened open(HttpClient http, int port, String key, String lastEventId) {
+  private static Opened open(HttpClient http, int port, String key, String lastEventId) throws Exception {
     RequestOptions o = new RequestOptions().setMethod(HttpMethod.GET).setPort(port).setHost("localhost").setURI("/v1/corrections/stream")
         .putHeader("Authorization", "Bearer " + key).setTimeout(0).setConnectTimeout((int) TimeUnit.SECONDS.toMillis(STEP_S));
     if (lastEventId != null) {
