@@ -511,6 +511,16 @@ done
 [ "$OPENED" -gt 0 ] || die "tier hung's breaker did not open: $(curl -sS "$R/health/ready")"
 note "breaker of tier hung open after $OPENED failover requests"
 
+# ---------------------------------------------------------------- (c′) failover throughput, closed loop
+# Tier 1's breaker is open: every failover answer comes from tier 2, degraded, and owes a debt and an
+# audit record. Pass-through (tier 2 alone, not degraded) alternates with it in each round.
+say "(c′) failover vs pass-through throughput: wrk -t1 -c$CONNECTIONS -d${WRK_S}s, $ROUNDS rounds"
+for i in $(seq 1 $ROUNDS); do
+  run_wrk "c$i-pass" "$RESOLVER_PID" "$PASS_URL" wrk-unique.lua "$RESOLVED_MARKER" "c${i}p"
+  run_wrk "c$i-failover" "$RESOLVER_PID" "$FAILOVER_URL" wrk-unique.lua "$RESOLVED_MARKER" "c${i}f"
+done
+alive_all
+
 # ---------------------------------------------------------------- (b)+(c) open loop at half load
 say "(b)(c) open loop at $HALF req/s: ${OPEN_WARM_S}s warm-up + ${OPEN_S}s, $ROUNDS rounds of direct, pass, failover"
 uptime_s() { jcmd "$1" VM.uptime 2>/dev/null | awk '/ s$/ {print $1}'; }
@@ -594,8 +604,8 @@ alive_all
 
 # ---------------------------------------------------------------- profile
 if [ "$PROFILE" = 1 ]; then
-  say "profile: JFR (settings=profile) on the resolver during ${JFR_S}s of replay, then of pass-through; the bare endpoint for ${WRK_S}s"
-  for path in replay pass bare; do
+  say "profile: JFR (settings=profile) on the resolver during ${JFR_S}s of replay, of pass-through, then of failover (tier 1's breaker open); the bare endpoint for ${WRK_S}s"
+  for path in replay pass failover bare; do
     pid=$RESOLVER_PID; [ "$path" = bare ] && pid=$BARE_PID
     jcmd "$pid" JFR.start name="bench-$path" settings=profile >"$RUN/jfr-$path.start" 2>&1 \
       || die "jcmd JFR.start failed: $(cat "$RUN/jfr-$path.start")"
@@ -603,6 +613,7 @@ if [ "$PROFILE" = 1 ]; then
     case "$path" in
       replay) run_wrk "jfr-replay" "$RESOLVER_PID" "$REPLAY_URL" wrk-check.lua "$RESOLVED_MARKER" ;;
       pass) run_wrk "jfr-pass" "$RESOLVER_PID" "$PASS_URL" wrk-unique.lua "$RESOLVED_MARKER" jfr ;;
+      failover) run_wrk "jfr-failover" "$RESOLVER_PID" "$FAILOVER_URL" wrk-unique.lua "$RESOLVED_MARKER" jfrf ;;
       bare) WRK_S=$WRK_S_SAVED; run_wrk "jfr-bare" "$BARE_PID" "$BARE_URL" wrk-check.lua "$RESOLVED_MARKER" ;;
     esac
     WRK_S=$WRK_S_SAVED
@@ -636,7 +647,7 @@ FP_JSON=$(sed -n 's/.* json_bytes_per_answer=\([0-9]*\).*/\1/p' "$RUN/footprint.
 note "heap per stored answer: $FP_BYTES bytes (of which its JSON $FP_JSON)"
 
 if [ "$PROFILE" = 1 ]; then
-  for path in replay pass bare; do
+  for path in replay pass failover bare; do
     n=$(awk '/requests in/ {print $1}' "$RUN/jfr-$path.out")
     java -jar "$TOOLS" jfr-summary "$RUN/$path.jfr" --top 15 --requests "${n:-0}" >"$RUN/jfr-$path.md"
   done
@@ -701,6 +712,9 @@ O_D999=$(omed direct p999_ms); O_P999=$(omed pass p999_ms); O_F999=$(omed failov
 ADD50=$(signed "$O_P50 - $O_D50"); ADD99=$(signed "$O_P99 - $O_D99"); ADD999=$(signed "$O_P999 - $O_D999")
 FO_RATIO=$(ratio "$O_F99" "$O_P99")
 FO_ADD99=$(signed "$O_F99 - $O_P99")
+C_PASS=$(median $(for i in $(seq 1 $ROUNDS); do res "c$i-pass" rps; done))
+C_FAILOVER=$(median $(for i in $(seq 1 $ROUNDS); do res "c$i-failover" rps; done))
+FO_TPUT_RATIO=$(ratio "$C_FAILOVER" "$C_PASS")
 # The sweep: medians per point and target, as the chart's TSV (load_pct rate target p50 p99 p999).
 {
   echo "# load_pct rate_rps target p50_ms p99_ms p999_ms (medians of $ROUNDS round(s))"
@@ -738,6 +752,7 @@ V_GOOGLE=$(verdict_min "$GOOGLE_RATIO" 0.9)
 V_PASS=$(verdict_min "$PASS_RATIO" 0.35)
 V_P99=$(verdict_max_ms "$ADD99" 3)
 V_FO=$(verdict_max_ms "$FO_ADD99" 2)
+V_FO_TPUT=$(verdict_min "$FO_TPUT_RATIO" 0.9)
 RSS_MB=$((RSS_KB / 1024))
 if [ "${L1_ENTRIES:-0}" -lt 100000 ]; then
   V_RSS="not comparable: ${L1_ENTRIES:-0} answers held, not 100,000 (a short run)"
@@ -801,6 +816,7 @@ fi
   echo "| pass-through ≥ 0.35× direct | ${PASS_RATIO}× ($MED_PASS vs $MED_DIRECT req/s) | $V_PASS |"
   echo "| p99 added at half load ≤ 3 ms (p99.9 reported) | ${ADD99} ms (p99 $O_P99 vs $O_D99 ms at $HALF req/s); p99.9 added ${ADD999} ms ($O_P999 vs $O_D999 ms) | $V_P99 |"
   echo "| failover p99 (tier 1's breaker open) ≤ tier 2 alone + 2 ms | ${FO_ADD99} ms (p99 $O_F99 vs $O_P99 ms; p99.9 $O_F999 vs $O_P999 ms) | $V_FO |"
+  echo "| failover throughput (tier 1's breaker open, every answer degraded) ≥ 0.9× pass-through, closed loop | ${FO_TPUT_RATIO}× ($C_FAILOVER vs $C_PASS req/s) | $V_FO_TPUT |"
   echo "| RSS ≤ 400 MB with 100,000 answers held (-Xmx1g) | $RSS_MB MB with ${L1_ENTRIES:-?} answers | $V_RSS |"
   echo "| bytes per stored answer: stated | ${FP_BYTES} B of heap per answer (its JSON: ${FP_JSON} B; 100,000 answers, \`store-footprint\`); the store is bounded by bytes (\`idempotency.max_bytes\`) and by entries | stated |"
   echo "| replay with $TENANTS tenants ≥ 0.95× without | ${F_REPLAY_RATIO}× ($F_REPLAY_T vs $F_REPLAY req/s) | $V_TREPLAY |"
@@ -949,6 +965,11 @@ fi
     echo "wrk during the recording: $(res jfr-pass rps) req/s."
     echo
     cat "$RUN/jfr-pass.md"
+    echo "#### Profile: failover, tier 1's breaker open (JFR \`settings=profile\`, ${JFR_S}s of wrk)"
+    echo
+    echo "wrk during the recording: $(res jfr-failover rps) req/s."
+    echo
+    cat "$RUN/jfr-failover.md"
   fi
   if [ "$JMH" = 1 ]; then
     echo "#### JMH microbenchmarks"
@@ -992,7 +1013,7 @@ fi
 # The sweep chart goes next to the doc (docs/bench-sweep.png for docs/benchmarks.md), as the doc links it.
 cp "$RUN/bench-sweep.png" "$(dirname "$DOC")/bench-sweep.png"
 
-say "done in ${ELAPSED}s: replay ${REPLAY_RATIO}× (target 0.7; compatible: /search ${NOMINATIM_RATIO}×, Google ${GOOGLE_RATIO}× of /v1), pass-through ${PASS_RATIO}× (target 0.35; with tenants: replay ${F_REPLAY_RATIO}×, pass-through ${F_PASS_RATIO}× of without; audit all: replay ${FA_REPLAY_RATIO}×, pass-through ${FA_PASS_RATIO}× of fallbacks; $OPS_NOTE), p99 added ${ADD99} ms (target 3; p99.9 ${ADD999} ms), failover p99 ${FO_ADD99} ms over tier 2 (target 2), upstream ${UPSTREAM[*]}, RSS ${RSS_MB} MB with ${L1_ENTRIES:-?} answers (target 400), ${FP_BYTES} B per stored answer; warm-up ${WARM_NOTE%% (*} -> $DOC"
+say "done in ${ELAPSED}s: replay ${REPLAY_RATIO}× (target 0.7; compatible: /search ${NOMINATIM_RATIO}×, Google ${GOOGLE_RATIO}× of /v1), pass-through ${PASS_RATIO}× (target 0.35; with tenants: replay ${F_REPLAY_RATIO}×, pass-through ${F_PASS_RATIO}× of without; audit all: replay ${FA_REPLAY_RATIO}×, pass-through ${FA_PASS_RATIO}× of fallbacks; $OPS_NOTE), p99 added ${ADD99} ms (target 3; p99.9 ${ADD999} ms), failover p99 ${FO_ADD99} ms over tier 2 (target 2), failover throughput ${FO_TPUT_RATIO}× pass-through (target 0.9), upstream ${UPSTREAM[*]}, RSS ${RSS_MB} MB with ${L1_ENTRIES:-?} answers (target 400), ${FP_BYTES} B per stored answer; warm-up ${WARM_NOTE%% (*} -> $DOC"
 if [ ${#FAILURES[@]} -gt 0 ]; then
   printf '\033[31mbench.sh: %d load run(s) failed:\033[0m\n' "${#FAILURES[@]}" >&2
   printf '  - %s\n' "${FAILURES[@]}" >&2

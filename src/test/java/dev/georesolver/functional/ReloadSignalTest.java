@@ -47,7 +47,8 @@ class ReloadSignalTest {
         }
         Thread.sleep(50);
       }
-      assertThat(after.getString("revision")).as("a new revision within 20 s of the signal").isNotEqualTo(before);
+      assertThat(after.getString("revision")).as("a new revision within 20 s of the signal; /manifest's reload: %s; the process"
+          + " wrote:%n%s%n%s", after.getValue("reload"), String.join("\n", p.stdout()), String.join("\n", p.stderr())).isNotEqualTo(before);
       JsonObject last = after.getJsonObject("reload").getJsonObject("last_attempt");
       assertThat(last.getString("trigger")).isEqualTo("signal");
       assertThat(last.getString("outcome")).isEqualTo("applied");
