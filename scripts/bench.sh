@@ -514,7 +514,12 @@ note "breaker of tier hung open after $OPENED failover requests"
 # ---------------------------------------------------------------- (c′) failover throughput, closed loop
 # Tier 1's breaker is open: every failover answer comes from tier 2, degraded, and owes a debt and an
 # audit record. Pass-through (tier 2 alone, not degraded) alternates with it in each round.
-say "(c′) failover vs pass-through throughput: wrk -t1 -c$CONNECTIONS -d${WRK_S}s, $ROUNDS rounds"
+say "(c′) failover vs pass-through throughput: wrk -t1 -c$CONNECTIONS -d${WRK_S}s, $ROUNDS rounds (after ${WARM_S}s of failover with the breaker open)"
+# The warm-up's failover cycles ran before tier 1 hung (tier 1 answered them): the degraded path
+# gets its own warm-up once the breaker is open, as pass-through got in the warm-up cycles.
+WRK_S_SAVED=$WRK_S; WRK_S=$WARM_S
+run_wrk "warm-c-failover" "$RESOLVER_PID" "$FAILOVER_URL" wrk-unique.lua "$RESOLVED_MARKER" "warmc"
+WRK_S=$WRK_S_SAVED
 for i in $(seq 1 $ROUNDS); do
   run_wrk "c$i-pass" "$RESOLVER_PID" "$PASS_URL" wrk-unique.lua "$RESOLVED_MARKER" "c${i}p"
   run_wrk "c$i-failover" "$RESOLVER_PID" "$FAILOVER_URL" wrk-unique.lua "$RESOLVED_MARKER" "c${i}f"
