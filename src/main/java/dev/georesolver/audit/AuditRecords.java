@@ -117,6 +117,13 @@ public final class AuditRecords {
 
   /** A record id: its millisecond in hex and 64 random bits, so ids sort roughly by time and never repeat in practice. */
   static String newId(long nowMs) {
-    return Long.toHexString(nowMs) + "-" + String.format("%016x", ThreadLocalRandom.current().nextLong());
+    return id(nowMs, ThreadLocalRandom.current().nextLong());
+  }
+
+  /** The id of {@code random} at {@code nowMs}: both in lower-case hex, the random part always 16 digits. */
+  static String id(long nowMs, long random) {
+    // Not String.format: it parses its pattern (with a regular expression) at every call.
+    String r = Long.toHexString(random);
+    return Long.toHexString(nowMs) + "-" + "0".repeat(16 - r.length()) + r;
   }
 }

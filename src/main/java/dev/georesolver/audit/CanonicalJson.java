@@ -1,7 +1,6 @@
 package dev.georesolver.audit;
 
 import dev.georesolver.state.rules.AuditChain;
-import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -39,7 +38,7 @@ public final class CanonicalJson {
     } else if (v instanceof List<?> l) {
       writeArray(sb, l);
     } else if (v instanceof String s) {
-      sb.append(Json.encode(s));
+      quote(sb, s);
     } else if (v instanceof Double d && (d.isNaN() || d.isInfinite())) {
       sb.append("null");
     } else if (v instanceof Number || v instanceof Boolean) {
@@ -47,8 +46,43 @@ public final class CanonicalJson {
     } else if (v == null) {
       sb.append("null");
     } else {
-      sb.append(Json.encode(v.toString()));
+      quote(sb, v.toString());
     }
+  }
+
+  private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+
+  /**
+   * {@code s} as a JSON string, exactly as Vert.x's {@code Json.encode} (Jackson's default escapes)
+   * writes it, so the hashes of records written before stay valid: a quote and a backslash
+   * escaped with a backslash, the control characters below U+0020 as the short escapes (b, t, n, f,
+   * r) or a backslash, {@code u00} and two upper-case hex digits, everything else as it is.
+   * Written here because a Jackson generator per string cost an audit record tens of microseconds
+   * and kilobytes of garbage.
+   */
+  static void quote(StringBuilder sb, String s) {
+    sb.append('"');
+    int from = 0;
+    int n = s.length();
+    for (int i = 0; i < n; i++) {
+      char c = s.charAt(i);
+      if (c >= 0x20 && c != '"' && c != '\\') {
+        continue;
+      }
+      sb.append(s, from, i);
+      from = i + 1;
+      switch (c) {
+        case '"' -> sb.append("\\\"");
+        case '\\' -> sb.append("\\\\");
+        case '\b' -> sb.append("\\b");
+        case '\t' -> sb.append("\\t");
+        case '\n' -> sb.append("\\n");
+        case '\f' -> sb.append("\\f");
+        case '\r' -> sb.append("\\r");
+        default -> sb.append("\\u00").append(HEX[c >> 4]).append(HEX[c & 0xF]);
+      }
+    }
+    sb.append(s, from, n).append('"');
   }
 
   private static void writeObject(StringBuilder sb, Map<?, ?> m) {
@@ -64,7 +98,8 @@ public final class CanonicalJson {
       if (i > 0) {
         sb.append(',');
       }
-      sb.append(Json.encode(keys.get(i))).append(':');
+      quote(sb, keys.get(i));
+      sb.append(':');
       write(sb, m.get(keys.get(i)));
     }
     sb.append('}');
