@@ -11,6 +11,9 @@
 #                   a Prometheus daemon through its init script; only the static promtool is needed)
 #   docker-compose  `docker-compose config` validates docker-compose.yml (no Docker engine needed);
 #                   Debian's docker-compose package, as root
+#   perl            the SIGHUP tests start the resolver with SIGHUP at a known disposition (an ignored
+#                   SIGHUP is inherited across exec, from nohup or a CI runner, and the JVM keeps it);
+#                   Debian's perl-base package (essential, so always there), as root
 #   openssl         the mutual-TLS tests make their own certificate authority and certificates at
 #                   run time (no key is committed); Debian's openssl package, as root
 #   node, npm       the real npm clients the compatibility tests drive and playwright-core for the
@@ -40,6 +43,10 @@ if ! command -v redis-server >/dev/null 2>&1; then
 fi
 if ! command -v redis-cli >/dev/null 2>&1; then
   apt_install redis-tools redis-cli redis
+fi
+
+if ! command -v perl >/dev/null 2>&1; then
+  apt_install perl-base perl perl
 fi
 
 if ! command -v openssl >/dev/null 2>&1; then

@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
 die() { echo "cpu-per-answer.sh: $*" >&2; exit 1; }
-source "$ROOT/scripts/bench/lib.sh"   # pick_port, stop_pids, build_jars, need_wrk
+source "$ROOT/scripts/bench/lib.sh"   # probe_setup, stop_pids, build_jars, need_wrk
 
 BUILD=1 JAR=target/georesolver.jar WARM_S=80 SECS=15
 while [ $# -gt 0 ]; do
@@ -36,12 +36,7 @@ TOOLS=target/georesolver-bench.jar
 [ -f "$TOOLS" ] || die "$TOOLS is missing (mvn -DskipTests -Pbench package)"
 TICK_US=$((1000000 / $(getconf CLK_TCK)))
 
-RUN=$(mktemp -d "${TMPDIR:-/tmp}/georesolver-cpu.XXXXXX")
-PIDS=()
-trap 'stop_pids; rm -rf "$RUN"' EXIT
-trap 'exit 130' INT TERM
-PP=$(pick_port); PR=$(pick_port)
-sed -e "s/PROVIDER_PORT/$PP/g" -e "s|STATE_PATH|$RUN/state.db|" scripts/bench/manifest.yaml >"$RUN/manifest.yaml"
+probe_setup cpu
 taskset -c 0 java -Xmx512m -jar "$TOOLS" provider --port "$PP" >"$RUN/provider.log" 2>&1 &
 PIDS+=($!)
 taskset -c 1 java -Xms256m -Xmx1g -XX:+UseG1GC -jar "$JAR" --manifest "$RUN/manifest.yaml" --port "$PR" >"$RUN/resolver.log" 2>&1 &

@@ -14,6 +14,19 @@ pick_port() {
   die "no free port found"
 }
 
+# The setup of a probe that runs its own stand-in provider and resolver: a temporary folder in RUN
+# (removed, with every process in PIDS stopped, when the script exits), two free ports in PP
+# (provider) and PR (resolver), and the bench manifest for them in $RUN/manifest.yaml. $1 names the
+# folder.
+probe_setup() {
+  RUN=$(mktemp -d "${TMPDIR:-/tmp}/georesolver-$1.XXXXXX")
+  PIDS=()
+  trap 'stop_pids; rm -rf "$RUN"' EXIT
+  trap 'exit 130' INT TERM
+  PP=$(pick_port); PR=$(pick_port)
+  sed -e "s/PROVIDER_PORT/$PP/g" -e "s|STATE_PATH|$RUN/state.db|" scripts/bench/manifest.yaml >"$RUN/manifest.yaml"
+}
+
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 calc() { awk "BEGIN { printf \"%.${2:-3}f\", $1 }"; }

@@ -21,7 +21,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
 die() { echo "warm-curve.sh: $*" >&2; exit 1; }
-source "$ROOT/scripts/bench/lib.sh"   # pick_port, stop_pids, build_jars, need_wrk
+source "$ROOT/scripts/bench/lib.sh"   # probe_setup, stop_pids, build_jars, need_wrk
 
 BUILD=1 PATH_KIND=pass CYCLES=8 SECS=5 SED="" JAR=target/georesolver.jar OPEN_RATE=""
 while [ $# -gt 0 ]; do
@@ -52,13 +52,8 @@ fi
 TOOLS=target/georesolver-bench.jar
 [ -f "$TOOLS" ] || { echo "warm-curve.sh: $TOOLS is missing (mvn -DskipTests -Pbench package)" >&2; exit 1; }
 
-RUN=$(mktemp -d "${TMPDIR:-/tmp}/georesolver-warm.XXXXXX")
-PIDS=()
-trap 'stop_pids; rm -rf "$RUN"' EXIT
-trap 'exit 130' INT TERM
+probe_setup warm
 
-PP=$(pick_port); PR=$(pick_port)
-sed -e "s/PROVIDER_PORT/$PP/g" -e "s|STATE_PATH|$RUN/state.db|" scripts/bench/manifest.yaml >"$RUN/manifest.yaml"
 [ -z "$SED" ] || sed -i -e "$SED" "$RUN/manifest.yaml"
 taskset -c 0 java -Xmx512m -jar "$TOOLS" provider --port "$PP" >"$RUN/provider.log" 2>&1 &
 PIDS+=($!)

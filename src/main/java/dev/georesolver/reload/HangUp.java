@@ -17,10 +17,19 @@ public final class HangUp {
 
   private HangUp() {}
 
-  /** Runs {@code onHangUp} on each SIGHUP; false (with why, logged) when it cannot be handled here. */
+  /**
+   * Runs {@code onHangUp} on each SIGHUP; false (with why, logged) when it cannot be handled here,
+   * including when the process was started with hang-ups ignored (as {@code nohup} starts it): the
+   * JVM then keeps the signal ignored and takes no handler, without an error of its own.
+   */
   public static boolean install(Runnable onHangUp) {
     try {
-      sun.misc.Signal.handle(new sun.misc.Signal("HUP"), s -> onHangUp.run());
+      sun.misc.SignalHandler before = sun.misc.Signal.handle(new sun.misc.Signal("HUP"), s -> onHangUp.run());
+      if (before == sun.misc.SignalHandler.SIG_IGN) {
+        log.warn("SIGHUP is ignored in this process (it was started with hang-ups ignored, as nohup does): a hang-up "
+            + "does not reload the manifest; use the file watch or POST /admin/reload, or start it without nohup");
+        return false;
+      }
       return true;
     } catch (IllegalArgumentException | UnsupportedOperationException | LinkageError e) {
       log.info("SIGHUP cannot trigger a reload here ({}): use the file watch or POST /admin/reload", e.toString());

@@ -61,7 +61,12 @@ final class AuditStore implements StateStore.Audit {
     return Table.of(group(tenant), "meta");
   }
 
-  /** The chain's record ids, each row's index score its sequence number. */
+  /**
+   * The chain's record ids (an append leaves out the ids the chain holds already). Rows are written
+   * without index entries: nothing reads ids by sequence number, and each entry cost every audit
+   * record two more B-tree inserts. The {@code seq} index stays declared so that deleting an id (by
+   * retention) also drops the entry an earlier release wrote for it.
+   */
   static Table ids(String tenant) {
     return Table.of(group(tenant), "ids", "seq");
   }
@@ -97,7 +102,7 @@ final class AuditStore implements StateStore.Audit {
           List<AuditRules.Link> links = AuditRules.extend(head, events, stored);
           for (AuditRules.Link l : links) {
             x.append(log, l.seq(), StateCodec.link(l));
-            x.put(ids, l.id(), new byte[0], Map.of("seq", (double) l.seq()));
+            x.put(ids, l.id(), new byte[0], Map.of());
           }
           return new int[] {links.size(), last == 0 ? 1 : 0};
         }))))).compose(r -> r[1] == 1 && r[0] > 0 ? register(tenant).map(r[0]) : Future.succeededFuture(r[0]));
@@ -350,7 +355,7 @@ final class AuditStore implements StateStore.Audit {
         for (AuditRules.Link l : links) {
           if (l.seq() > next) {
             x.append(log, l.seq(), StateCodec.link(l));
-            x.put(ids(tenant), l.id(), new byte[0], Map.of("seq", (double) l.seq()));
+            x.put(ids(tenant), l.id(), new byte[0], Map.of());
             next = l.seq();
             written++;
           } else if (l.seq() > a.seq()) {

@@ -28,7 +28,8 @@ class ReloadSignalTest {
     Path state = dir.resolve("state.db");
     Path m = dir.resolve("manifest.yaml");
     Files.writeString(m, manifest().tier("g", "gazetteer", null, "locality", 200).extra("state: { path: \"" + state + "\" }").yaml());
-    try (ResolverProcess p = ResolverProcess.start(Map.of("GEO_RELOAD_POLL_MS", "0"),
+    // SIGHUP at its default disposition whatever this suite inherited (under nohup it is ignored).
+    try (ResolverProcess p = ResolverProcess.startWithHangUp("DEFAULT", Map.of("GEO_RELOAD_POLL_MS", "0"),
         "--manifest", m.toString(), "--port", "0", "--event-loops", "1")) {
       HttpClient http = HttpClient.newHttpClient();
       String before = manifestOf(http, p).getString("revision");

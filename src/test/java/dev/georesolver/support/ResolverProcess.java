@@ -65,7 +65,28 @@ public final class ResolverProcess implements AutoCloseable {
    */
   public static ResolverProcess start(Map<String, String> env, List<String> jvmArgs, int startSeconds, String... args)
       throws IOException, InterruptedException {
-    List<String> cmd = new ArrayList<>(List.of(javaBin(), "-Xmx256m"));
+    return start(List.of(), env, jvmArgs, startSeconds, args);
+  }
+
+  /**
+   * As {@link #start(Map, String...)}, with SIGHUP's disposition set before the JVM starts:
+   * {@code "DEFAULT"} or {@code "IGNORE"}. A process inherits an ignored SIGHUP from whoever
+   * started it (nohup, some CI runners), and the JVM then leaves the signal ignored; Perl (essential
+   * on Debian, present on macOS) sets the disposition and execs the JVM in its place, same pid.
+   */
+  public static ResolverProcess startWithHangUp(String disposition, Map<String, String> env, String... args)
+      throws IOException, InterruptedException {
+    if (!disposition.equals("DEFAULT") && !disposition.equals("IGNORE")) {
+      throw new IllegalArgumentException("disposition must be DEFAULT or IGNORE");
+    }
+    return start(List.of("perl", "-e", "$SIG{HUP} = '" + disposition + "'; exec @ARGV or die \"exec: $!\\n\""), env, List.of(), 30,
+        args);
+  }
+
+  private static ResolverProcess start(List<String> launcher, Map<String, String> env, List<String> jvmArgs, int startSeconds,
+      String... args) throws IOException, InterruptedException {
+    List<String> cmd = new ArrayList<>(launcher);
+    cmd.addAll(List.of(javaBin(), "-Xmx256m"));
     cmd.addAll(jvmArgs);
     cmd.addAll(List.of("-cp", mainClasspath(), "dev.georesolver.cli.Main"));
     cmd.addAll(List.of(args));
