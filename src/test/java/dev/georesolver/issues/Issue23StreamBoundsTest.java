@@ -4,6 +4,7 @@ import dev.georesolver.bus.Addresses;
 import dev.georesolver.bus.LeasedDebt;
 import dev.georesolver.state.TablesStore;
 import dev.georesolver.state.sqlite.SqliteTables;
+import dev.georesolver.support.EventStream;
 import dev.georesolver.support.OnContext;
 import dev.georesolver.support.Stack;
 import dev.georesolver.support.TestState;
@@ -11,7 +12,6 @@ import io.vertx.core.Future;
 import io.vertx.core.ThreadingModel;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
-import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.json.JsonObject;
@@ -22,6 +22,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -39,42 +40,31 @@ class Issue23StreamBoundsTest {
     return manifest().tier("world_gazetteer", "gazetteer", null, "locality", 200, "typical_ms: 2").extra(extra).yaml();
   }
 
+  private static final String PATH = "/v1/corrections/stream";
   /** How long any one step of these tests may wait: a stream that never answers fails the test, never hangs the suite. */
   private static final long STEP_S = 20;
 
-  /** An open stream: its status, headers, and everything its body has sent so far (read from the first byte on). */
-  private record Opened(HttpClientResponse response, StringBuffer seen) {
-    int status() {
-      return response.statusCode();
-    }
-
-    /** Waits until the body holds {@code text}, or fails after {@link #STEP_S} s. */
-    String awaitSeen(String text) throws InterruptedException {
-      long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(STEP_S);
-      while (seen.indexOf(text) < 0) {
-        assertThat(System.nanoTime()).as("the stream sent " + text + " within " + STEP_S + " s; it sent: " + seen).isLessThan(until);
-        Thread.sleep(20);
-      }
-      return seen.toString();
-    }
+  /** A stream request on its own client (closing it closes the stream), read from its first byte. */
+  private static EventStream open(Vertx vertx, int port, String key, String lastEventId) {
+    return lastEventId == null
+        ? EventStream.open(vertx, port, PATH, "Authorization", "Bearer " + key)
+        : EventStream.open(vertx, port, PATH, "Authorization", "Bearer " + key, "Last-Event-ID", lastEventId);
   }
 
-  /**
-   * A stream request on its own client (closing the client closes the stream). The body handler is set
-   * on the event loop as the response arrives, so nothing the server writes before the test looks is lost.
-   */
-  private static Opened open(HttpClient http, int port, String key, String lastEventId) throws Exception {
-    RequestOptions o = new RequestOptions().setMethod(HttpMethod.GET).setPort(port).setHost("localhost").setURI("/v1/corrections/stream")
-        .putHeader("Authorization", "Bearer " + key).setTimeout(0).setConnectTimeout((int) TimeUnit.SECONDS.toMillis(STEP_S));
-    if (lastEventId != null) {
-      o.putHeader("Last-Event-ID", lastEventId);
+  /** A stream request the resolver refuses: its status, Retry-After and whole body. */
+  private record Refusal(int status, String retryAfter, String body) {}
+
+  private static Refusal refused(Vertx vertx, int port, String key) throws Exception {
+    HttpClient http = vertx.createHttpClient();
+    try {
+      return http.request(new RequestOptions().setMethod(HttpMethod.GET).setHost("localhost").setPort(port).setURI(PATH)
+              .putHeader("Authorization", "Bearer " + key))
+          .compose(req -> req.send())
+          .compose(r -> r.body().map(b -> new Refusal(r.statusCode(), r.getHeader("Retry-After"), b.toString())))
+          .await(STEP_S, TimeUnit.SECONDS);
+    } finally {
+      http.close();
     }
-    StringBuffer seen = new StringBuffer();
-    return http.request(o).compose(req -> req.send()).map(resp -> {
-      resp.handler(b -> seen.append(b.toString()));
-      resp.exceptionHandler(t -> { });
-      return new Opened(resp, seen);
-    }).await(STEP_S, TimeUnit.SECONDS);
   }
 
   @Test
@@ -86,27 +76,26 @@ class Issue23StreamBoundsTest {
           - { id: "acme", keys: [ { env: "ACME_KEY" } ] }
           - { id: "beta", keys: [ { env: "BETA_KEY" } ] }
         """), Map.of("ACME_KEY", "k-acme", "BETA_KEY", "k-beta"), Clock.systemUTC(), Map.of()).await(90, TimeUnit.SECONDS);
-    HttpClient first = vertx.createHttpClient();
-    assertThat(open(first, s.port, "k-acme", null).status()).isEqualTo(200);
-    HttpClient second = vertx.createHttpClient();
-    assertThat(open(second, s.port, "k-acme", null).status()).isEqualTo(200);
-    Opened third = open(vertx.createHttpClient(), s.port, "k-acme", null);
+    EventStream first = open(vertx, s.port, "k-acme", null);
+    assertThat(first.status()).isEqualTo(200);
+    assertThat(open(vertx, s.port, "k-acme", null).status()).isEqualTo(200);
+    Refusal third = refused(vertx, s.port, "k-acme");
     assertThat(third.status()).isEqualTo(429);
-    assertThat(third.response().getHeader("Retry-After")).isEqualTo("10");
-    assertThat(third.awaitSeen("max_streams_per_tenant")).contains("Too Many Streams");
-    assertThat(open(vertx.createHttpClient(), s.port, "k-beta", null).status()).isEqualTo(200);
-    Opened full = open(vertx.createHttpClient(), s.port, "k-beta", null);
+    assertThat(third.retryAfter()).isEqualTo("10");
+    assertThat(third.body()).contains("max_streams_per_tenant", "Too Many Streams");
+    assertThat(open(vertx, s.port, "k-beta", null).status()).isEqualTo(200);
+    Refusal full = refused(vertx, s.port, "k-beta");
     assertThat(full.status()).as("three open in all").isEqualTo(503);
-    assertThat(full.response().getHeader("Retry-After")).isEqualTo("10");
+    assertThat(full.retryAfter()).isEqualTo("10");
 
-    first.close().await(STEP_S, TimeUnit.SECONDS);
+    first.close();
     int status = 0;
     for (int k = 0; k < 200 && status != 200; k++) {
       Thread.sleep(50);
-      HttpClient again = vertx.createHttpClient();
-      status = open(again, s.port, "k-acme", null).status();
+      EventStream again = open(vertx, s.port, "k-acme", null);
+      status = again.status();
       if (status != 200) {
-        again.close().await(STEP_S, TimeUnit.SECONDS);
+        again.close();
       }
     }
     assertThat(status).as("the slot the closed stream gave back").isEqualTo(200);
@@ -129,21 +118,21 @@ class Issue23StreamBoundsTest {
     }
     Stack s = Stack.deploy(vertx, ladder("state: { path: \"" + db + "\" }\n")).await(90, TimeUnit.SECONDS);
 
-    Opened live = open(vertx.createHttpClient(), s.port, "none", null);
+    EventStream live = open(vertx, s.port, "none", null);
     assertThat(live.status()).isEqualTo(200);
     // Once the stream is past its catch-up, a live correction with a cursor above the head is what it sends first.
-    for (int k = 0; k < 200 && live.seen().indexOf("event: correction\n") < 0; k++) {
+    for (int k = 0; k < 200 && live.raw().stream().noneMatch(block -> block.contains("event: correction\n")); k++) {
       vertx.eventBus().publish(Addresses.CORRECTIONS, new JsonObject().put("cursor", Long.toString(1000 + k))
           .put("correction_id", "live-" + k).put("tenant", "public"));
       Thread.sleep(50);
     }
-    String sent = live.awaitSeen("event: correction\ndata: ");
-    int at = sent.indexOf("event: correction\ndata: ") + 24;
-    JsonObject first = new JsonObject(sent.substring(at, sent.indexOf("\n", at)));
+    JsonObject first = live.await("correction", Duration.ofSeconds(STEP_S)).data();
     assertThat(first.getString("correction_id")).as("the first event the stream sent").startsWith("live-");
 
-    Opened replay = open(vertx.createHttpClient(), s.port, "none", "0");
+    EventStream replay = open(vertx, s.port, "none", "0");
     assertThat(replay.status()).isEqualTo(200);
-    assertThat(replay.awaitSeen("id: 3\n")).contains("id: 1\n", "id: 2\n");
+    replay.await("correction", c -> "3".equals(c.getString("cursor")), Duration.ofSeconds(STEP_S));
+    assertThat(replay.raw()).anySatisfy(block -> assertThat(block).startsWith("id: 1\n"))
+        .anySatisfy(block -> assertThat(block).startsWith("id: 2\n"));
   }
 }

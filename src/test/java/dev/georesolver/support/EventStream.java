@@ -51,7 +51,13 @@ public final class EventStream implements AutoCloseable {
     io.vertx.core.Promise<EventStream> opened = io.vertx.core.Promise.promise();
     vertx.getOrCreateContext().runOnContext(v ->
         client.request(o).compose(req -> req.send()).map(r -> new EventStream(client, r)).onComplete(opened));
-    return opened.future().await();
+    try {
+      // Bounded: a stream that never answers fails the test that opened it, never hangs the suite.
+      return opened.future().await(30, TimeUnit.SECONDS);
+    } catch (java.util.concurrent.TimeoutException e) {
+      client.close();
+      throw new AssertionError("GET " + path + " sent no response head within 30 s");
+    }
   }
 
   /** The response's status. */
