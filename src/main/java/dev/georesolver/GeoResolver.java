@@ -193,9 +193,19 @@ public final class GeoResolver extends VerticleBase {
    * A running resolver.
    *
    * @param port the HTTP port bound
-   * @param deploymentId this verticle's deployment: undeploy it to stop the resolver
+   * @param deploymentId this verticle's deployment: undeploy it to stop the resolver (its parts all at once)
+   * @param orderly stops the parts one by one, last started first, then the resolver (see {@link #stop()})
    */
-  public record Running(int port, String deploymentId) {}
+  public record Running(int port, String deploymentId, Supplier<Future<Void>> orderly) {
+    /**
+     * Stops the resolver part by part, the last started first (ingress before the chain, the chain
+     * before the state store), so each part hands what it buffered (audit records) to parts still
+     * running. What a clean stop of the process uses.
+     */
+    public Future<Void> stop() {
+      return orderly.get();
+    }
+  }
 
   private final Manifest manifest;
   private final Options o;
@@ -249,7 +259,8 @@ public final class GeoResolver extends VerticleBase {
   /** As {@link #deploy(Vertx, Manifest, Options)}, the spans recorded with {@code tracing} (null: as the environment says). */
   public static Future<Running> deploy(Vertx vertx, Manifest manifest, Options o, Tracing tracing) {
     GeoResolver resolver = new GeoResolver(manifest, o, tracing);
-    return vertx.deployVerticle(resolver).map(id -> new Running(resolver.port, id));
+    return vertx.deployVerticle(resolver)
+        .map(id -> new Running(resolver.port, id, () -> resolver.undeployStarted().compose(v -> vertx.undeploy(id))));
   }
 
   @Override
@@ -495,13 +506,13 @@ public final class GeoResolver extends VerticleBase {
     }
   }
 
-  /** Undeploys the children started so far, last first; their failures are logged, not raised. */
+  /** Undeploys the children started so far, last first (after a failed start, or for a clean stop); their failures are logged, not raised. */
   private Future<Void> undeployStarted() {
     Future<Void> f = Future.succeededFuture();
     for (int i = started.size() - 1; i >= 0; i--) {
       String id = started.get(i);
       f = f.compose(v -> vertx.undeploy(id).otherwise(t -> {
-        log.warn("undeploying {} after a failed start: {}", id, t.getMessage());
+        log.warn("undeploying {}: {}", id, t.getMessage());
         return null;
       }));
     }

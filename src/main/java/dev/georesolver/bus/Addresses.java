@@ -372,6 +372,15 @@ public final class Addresses {
   public static final String STATE_AUDIT_APPEND = "geocode.state.audit.append";
 
   /**
+   * An audit writer's session, request/reply. Sender: each audit buffer, {@code {"session": id,
+   * "op": "renew", "at_most": n}} every {@code AuditGaps.RENEW_MS} while it runs and
+   * {@code {"session": id, "op": "close"}} once it stopped with nothing left to hand over; replies
+   * {@code {}}. A session not renewed in time is declared lost and leaves a gap record in every
+   * tenant's chain (its records in memory were lost with it).
+   */
+  public static final String STATE_AUDIT_SESSION = "geocode.state.audit.session";
+
+  /**
    * Page one tenant's audit partition, request/reply. Sender: {@code GET /v1/audit} (the ingress
    * has already decided whose partition the caller may read). Body JSON {@code {"tenant", "after":
    * cursor|null, "from_ms"?, "to_ms"?, "limit"}}; reply {@code {"records": [record JSON…], "next":

@@ -1,5 +1,7 @@
 package dev.georesolver.bus;
 
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,7 +36,7 @@ public final class WriteBuffer<T> {
   private final int max;
   private final Function<List<T>, Object> message;
   private final Function<T, String> keyOf;
-  private final Consumer<Integer> onRefused;
+  private final Consumer<List<T>> onRefused;
   private final int batchMax;
   private final Counts counts;
   private final List<T> pending = new ArrayList<>();
@@ -48,10 +50,10 @@ public final class WriteBuffer<T> {
    * @param address where the batch goes (request/reply)
    * @param message the message body for a batch
    * @param keyOf a record's key, for the log line when it is refused
-   * @param onRefused told how many records were refused
+   * @param onRefused told which records were refused
    */
   public WriteBuffer(Vertx vertx, String name, String address, long flushMs, int max, Function<List<T>, Object> message,
-      Function<T, String> keyOf, Consumer<Integer> onRefused) {
+      Function<T, String> keyOf, Consumer<List<T>> onRefused) {
     this(vertx, name, address, flushMs, max, Integer.MAX_VALUE, message, keyOf, onRefused, Counts.NONE);
   }
 
@@ -83,7 +85,7 @@ public final class WriteBuffer<T> {
    * once) and reports what it wrote and retried to {@code counts}.
    */
   public WriteBuffer(Vertx vertx, String name, String address, long flushMs, int max, int batchMax,
-      Function<List<T>, Object> message, Function<T, String> keyOf, Consumer<Integer> onRefused, Counts counts) {
+      Function<List<T>, Object> message, Function<T, String> keyOf, Consumer<List<T>> onRefused, Counts counts) {
     this.batchMax = batchMax;
     this.counts = counts;
     this.vertx = vertx;
@@ -99,7 +101,7 @@ public final class WriteBuffer<T> {
   /** Buffers one record for the next flush (or refuses it, loudly, when the buffer is full). */
   public void add(T record) {
     if (pending.size() >= max) {
-      onRefused.accept(1);
+      onRefused.accept(List.of(record));
       if (refusedSinceLog++ % 1000 == 0) {
         log.warn("{} buffer full ({} records: the state store is slow or down); refused the record of key {} ({} refused so far)",
             name, max, shortKey(keyOf.apply(record)), refusedSinceLog);
@@ -115,9 +117,48 @@ public final class WriteBuffer<T> {
     }
   }
 
+  /** Buffers {@code record} when there is room, true; false (and nothing refused or counted) when the buffer is full. */
+  public boolean tryAdd(T record) {
+    if (pending.size() >= max) {
+      return false;
+    }
+    add(record);
+    return true;
+  }
+
   /** Records waiting. */
   public int size() {
     return pending.size();
+  }
+
+  /** The most records it holds. */
+  public int max() {
+    return max;
+  }
+
+  /**
+   * Hands over everything waiting now, retrying failed writes, for at most {@code withinMs}: the
+   * records still waiting when it gave up (0 when all were written). For a clean stop.
+   */
+  public Future<List<T>> drain(long withinMs) {
+    Promise<List<T>> done = Promise.promise();
+    long until = System.nanoTime() + withinMs * 1_000_000;
+    flush();
+    poll(done, until);
+    return done.future();
+  }
+
+  private void poll(Promise<List<T>> done, long untilNanos) {
+    if (pending.isEmpty() && !inFlight) {
+      done.complete(List.of());
+    } else if (System.nanoTime() - untilNanos >= 0) {
+      done.complete(List.copyOf(pending));
+    } else {
+      if (!inFlight) {
+        flush();
+      }
+      vertx.setTimer(20, id -> poll(done, untilNanos));
+    }
   }
 
   private void schedule() {
@@ -148,7 +189,7 @@ public final class WriteBuffer<T> {
         int room = Math.max(0, max - pending.size());
         List<T> kept = batch.size() > room ? batch.subList(0, room) : batch;
         if (kept.size() < batch.size()) {
-          onRefused.accept(batch.size() - kept.size());
+          onRefused.accept(List.copyOf(batch.subList(kept.size(), batch.size())));
           log.warn("{}: {} record(s) could not be kept for retry (buffer full), first key {}", name, batch.size() - kept.size(),
               shortKey(keyOf.apply(batch.get(kept.size()))));
         }

@@ -42,7 +42,7 @@ public final class WriteBehind {
   public static <T> WriteBuffer<T> buffer(Vertx vertx, String name, MultiMap reply, Function<List<T>, Object> message,
       Function<T, String> keyOf, Consumer<Integer> onRefused) {
     return new WriteBuffer<>(vertx, name, Addresses.STATE_CACHE_WRITE, flushMs(reply), bufferMax(reply), BATCH_MAX, message, keyOf,
-        onRefused, WriteBuffer.Counts.NONE);
+        refused -> onRefused.accept(refused.size()), WriteBuffer.Counts.NONE);
   }
 
   private static long flushMs(MultiMap headers) {

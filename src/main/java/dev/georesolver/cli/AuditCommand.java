@@ -20,9 +20,11 @@ import java.util.concurrent.TimeUnit;
  * {@code georesolver audit verify [--tenant T] [--manifest M] [--redis URL]}: opens the state store
  * the manifest names (its SQLite file read-only, or its Redis), checks each anchor's signature and
  * age and each configured tenant's trail with the audit key ({@code AuditKey}), recomputes every
- * tenant's hash chain from its anchor, and prints each tenant's record count. Exit 0 when every chain holds; 1 naming
- * the first broken record of each broken chain (tenant, seq, id, why); 2 for a bad manifest or
- * tenant; 3 when the store cannot be read.
+ * tenant's hash chain from its anchor, and prints each tenant's record count and its gap records
+ * (records that never reached the store, which the chain says: refused by a full buffer, or lost
+ * with a writer that stopped without closing). Exit 0 when every chain holds; 1 naming the first
+ * broken record of each broken chain (tenant, seq, id, why), or, with {@code --complete}, when a
+ * chain holds a gap record; 2 for a bad manifest or tenant; 3 when the store cannot be read.
  */
 @Command(name = "audit", mixinStandardHelpOptions = true, versionProvider = Cli.Version.class,
     description = "The audit trail.", subcommands = {AuditCommand.Verify.class})
@@ -39,7 +41,8 @@ final class AuditCommand implements Runnable {
   /** {@code audit verify}. */
   @Command(name = "verify", mixinStandardHelpOptions = true, versionProvider = Cli.Version.class,
       description = {"Recomputes each tenant's audit hash chain in the manifest's state store.",
-          "Exit 0 when every chain holds, 1 naming the first broken record (tenant, seq, id)."})
+          "Exit 0 when every chain holds, 1 naming the first broken record (tenant, seq, id)",
+          "(or, with --complete, when a chain records missing records)."})
   static final class Verify implements Callable<Integer> {
 
     private final Cli.Context context;
@@ -54,6 +57,9 @@ final class AuditCommand implements Runnable {
     @Option(names = "--redis", paramLabel = "URL",
         description = "the shared store, redis://host:port, as serve was given it (GEO_REDIS_URL)")
     String redis;
+
+    @Option(names = "--complete", description = "also fail when a chain holds gap records (records that never reached the store)")
+    boolean complete;
 
     Verify(Cli.Context context) {
       this.context = context;
@@ -103,14 +109,21 @@ final class AuditCommand implements Runnable {
         total += r.records();
         String from = r.anchor().seq() == 0 ? "" : " (from anchor seq " + r.anchor().seq() + ")";
         if (r.ok()) {
-          out.println("  " + r.tenant() + ": " + r.records() + " record(s)" + from + ", chain intact");
+          out.println("  " + r.tenant() + ": " + r.records() + " record(s)" + from + ", chain intact"
+              + (r.gaps().records() == 0 ? "" : "; " + r.gaps().describe()));
         } else {
           ok = false;
           out.println("  " + r.tenant() + ": BROKEN at seq " + r.broken().seq() + " (id " + r.broken().id() + "): " + r.broken().why());
         }
       }
+      long gapped = reports.stream().filter(r -> r.ok() && !r.complete()).count();
+      if (ok && complete && gapped > 0) {
+        context.err().println("georesolver: " + gapped + " tenant(s)' chains hold gap records: records never reached the store");
+        return Exit.NOT_RESOLVED;
+      }
       if (ok) {
-        out.println("audit verify: OK, " + reports.size() + " tenant(s), " + total + " record(s) in the " + where);
+        out.println("audit verify: OK, " + reports.size() + " tenant(s), " + total + " record(s) in the " + where
+            + (gapped == 0 ? "" : "; " + gapped + " tenant(s) with gap records"));
         return Exit.OK;
       }
       AuditReader.Report first = reports.stream().filter(r -> !r.ok()).findFirst().orElseThrow();

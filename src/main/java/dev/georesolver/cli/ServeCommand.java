@@ -236,7 +236,11 @@ final class ServeCommand implements Callable<Integer> {
     // Installed before the deployment: a SIGHUP while the verticles deploy is held and reloads once
     // they are up (the HTTP port opens before the last of them is deployed).
     HeldUntilStarted hangUp = onHangUpReload(vertx);
-    GeoResolver.deploy(vertx, m, options).onSuccess(r -> hangUp.started()).onFailure(t -> {
+    java.util.concurrent.atomic.AtomicReference<GeoResolver.Running> running = new java.util.concurrent.atomic.AtomicReference<>();
+    GeoResolver.deploy(vertx, m, options).onSuccess(r -> {
+      running.set(r);
+      hangUp.started();
+    }).onFailure(t -> {
       if (t instanceof StateStoreException) {
         // A state file that is not a database or is held by another process: the operator's to fix, like a manifest.
         context.err().println("georesolver: refusing to start: " + t.getMessage());
@@ -246,7 +250,19 @@ final class ServeCommand implements Callable<Integer> {
       log.error("georesolver failed to start: {}", t.getMessage(), t);
       vertx.close().onComplete(x -> System.exit(1));
     });
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> vertx.close().await(), "georesolver-shutdown"));
+    // Part by part, so the chain hands its buffered audit records to a state store still running.
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(vertx, running.get()), "georesolver-shutdown"));
+  }
+
+  private static void stop(Vertx vertx, GeoResolver.Running running) {
+    if (running != null) {
+      try {
+        running.stop().toCompletionStage().toCompletableFuture().get(15, java.util.concurrent.TimeUnit.SECONDS);
+      } catch (Exception e) {
+        log.warn("stopping part by part did not finish ({}); closing", String.valueOf(e.getMessage()));
+      }
+    }
+    vertx.close().await();
   }
 
   /** SIGHUP reloads the manifest, where the JVM lets the signal be handled (see {@link HangUp}); held until started. */

@@ -39,7 +39,7 @@ public final class DebtBuffer {
     }
     var s = manifest.state();
     return new DebtBuffer(new WriteBuffer<>(vertx, "debts", Addresses.STATE_DEBTS_ENQUEUE, s.flushIntervalMs(), s.bufferMax(),
-        DebtBatch::new, Debt::idempotencyKey, n -> metrics.stateRefused("debts", n)), clock);
+        DebtBatch::new, Debt::idempotencyKey, refused -> metrics.stateRefused("debts", refused.size())), clock);
   }
 
   /**

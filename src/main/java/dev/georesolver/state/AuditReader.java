@@ -1,5 +1,6 @@
 package dev.georesolver.state;
 
+import dev.georesolver.state.rules.AuditGaps;
 import dev.georesolver.metrics.Metrics;
 import dev.georesolver.redis.GuardedRedis;
 import dev.georesolver.state.redis.RedisTables;
@@ -49,11 +50,22 @@ public final class AuditReader {
    * @param records records read
    * @param anchor where the chain started (retention's anchor, or none)
    * @param broken the first broken record, or null when the chain holds
+   * @param gaps the gap records the chain holds (records that never reached the store, said so in the chain)
    */
-  public record Report(String tenant, long records, Anchor anchor, Break broken) {
+  public record Report(String tenant, long records, Anchor anchor, Break broken, AuditGaps.Tally gaps) {
+    /** A report of a chain with no gap record. */
+    public Report(String tenant, long records, Anchor anchor, Break broken) {
+      this(tenant, records, anchor, broken, AuditGaps.Tally.NONE);
+    }
+
     /** Whether the chain holds. */
     public boolean ok() {
       return broken == null;
+    }
+
+    /** Whether the chain holds and says no record is missing from it. */
+    public boolean complete() {
+      return ok() && gaps.records() == 0;
     }
   }
 
@@ -135,7 +147,7 @@ public final class AuditReader {
             + " are missing at the end (the chain's last number is " + lastSeq + ")");
       }
     }
-    return new Report(tenant, v.count(), anchor, b);
+    return new Report(tenant, v.count(), anchor, b, v.gaps());
   }
 
   /**

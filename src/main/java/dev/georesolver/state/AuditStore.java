@@ -2,6 +2,7 @@ package dev.georesolver.state;
 
 import dev.georesolver.bus.AuditEvent;
 import dev.georesolver.state.rules.AuditChain;
+import dev.georesolver.state.rules.AuditGaps;
 import dev.georesolver.state.rules.AuditRules;
 import dev.georesolver.state.rules.AuditSeal;
 import dev.georesolver.state.tables.Entry;
@@ -36,6 +37,8 @@ final class AuditStore implements StateStore.Audit {
 
   /** The list of tenants with a chain (its own group). */
   static final Table TENANTS = Table.of("audit", "tenants", "all");
+  /** The writers' sessions ({@code renewed}: when each was last renewed, epoch ms). */
+  static final Table SESSIONS = Table.of("audit", "sessions", "renewed");
   /** Entries one page request looks through at most, per record asked for. */
   static final int SCAN_FACTOR = 20;
 
@@ -174,6 +177,60 @@ final class AuditStore implements StateStore.Audit {
       })).compose(v2 -> register(t)));
     }
     return all;
+  }
+
+  @Override
+  public Future<Void> renew(String session, long atMost) {
+    long now = clock.millis();
+    byte[] body = StateCodec.bytes(new JsonObject().put("at_most", atMost).put("renewed_ms", now));
+    return tables.transact(x -> {
+      x.put(SESSIONS, session, body, Map.of("renewed", (double) now));
+      return Future.succeededFuture();
+    });
+  }
+
+  @Override
+  public Future<Void> close(String session) {
+    return tables.transact(x -> {
+      x.delete(SESSIONS, session);
+      return Future.succeededFuture();
+    });
+  }
+
+  @Override
+  public Future<Integer> sweep() {
+    long now = clock.millis();
+    double before = (double) (now - AuditGaps.STALE_MS);
+    return tables.read(x -> x.range(SESSIONS, "renewed", Double.NEGATIVE_INFINITY, before, 0, 100)
+        .compose(stale -> x.get(SESSIONS, stale.stream().map(Txn.Scored::key).toList()))).compose(rows -> tenants().compose(ts -> {
+          Future<Integer> all = Future.succeededFuture(0);
+          for (Row r : rows) {
+            if (r.exists()) {
+              all = all.compose(n -> lost(r, ts, now).map(v -> n + 1));
+            }
+          }
+          return all;
+        }));
+  }
+
+  /** Records lost session {@code r} in each of {@code tenants}' chains, then forgets it unless it was renewed meanwhile. */
+  private Future<Void> lost(Row r, List<String> tenants, long now) {
+    JsonObject s = StateCodec.json(r.body());
+    long seen = s.getLong("renewed_ms", 0L);
+    if (!AuditGaps.stale(seen, now)) {
+      return Future.succeededFuture();
+    }
+    Future<Integer> all = Future.succeededFuture(0);
+    for (String t : tenants) {
+      all = all.compose(n -> appendTenant(t, List.of(AuditGaps.lost(r.key(), t, s.getLong("at_most", 0L), seen, now))));
+    }
+    return all.compose(n -> tables.transact(x -> x.get(SESSIONS, r.key()).map(now2 -> {
+      if (now2.exists() && !AuditGaps.stale(StateCodec.json(now2.body()).getLong("renewed_ms", 0L), now)) {
+        return (Void) null;
+      }
+      x.delete(SESSIONS, r.key());
+      return (Void) null;
+    })));
   }
 
   @Override

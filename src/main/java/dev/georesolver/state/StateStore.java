@@ -148,6 +148,23 @@ public interface StateStore {
      * secret, unless it is already: from then on {@code audit verify} finds a trail deleted whole.
      */
     Future<Void> open(List<String> tenants);
+
+    /**
+     * Renews writer {@code session}'s claim that it is running and holds at most {@code atMost}
+     * records in memory; a session not renewed for {@link dev.georesolver.state.rules.AuditGaps#STALE_MS}
+     * is declared lost by {@link #sweep}.
+     */
+    Future<Void> renew(String session, long atMost);
+
+    /** Closes writer {@code session}: it stopped after handing over everything it held. */
+    Future<Void> close(String session);
+
+    /**
+     * Declares every session not renewed in time lost: one gap record in each tenant's chain per lost
+     * session (idempotent by the session and when it was last seen), then the session is forgotten;
+     * the number of sessions declared lost.
+     */
+    Future<Integer> sweep();
   }
 
   /** The memory store's write-behind: idempotency and cached-index entries kept across restarts. */

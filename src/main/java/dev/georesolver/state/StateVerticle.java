@@ -1,5 +1,6 @@
 package dev.georesolver.state;
 
+import dev.georesolver.state.rules.AuditGaps;
 import dev.georesolver.bus.Page;
 import dev.georesolver.bus.QueueStats;
 import dev.georesolver.bus.Settled;
@@ -215,6 +216,7 @@ public final class StateVerticle extends VerticleBase {
       // Whatever the level (a reload may turn it on), records already kept expire.
       vertx.setPeriodic(manifest.audit().retentionIntervalMs(), id -> retainAudit());
       vertx.setPeriodic(HOUSEKEEPING_MS, id -> housekeeping());
+      vertx.setPeriodic(AuditGaps.RENEW_MS * 3, id -> sweepAuditSessions());
       if (!s.tables().shared()) {
         // This process alone holds the state: a killed predecessor's slice leases are free at once.
         s.batches().releaseLeases().onSuccess(n -> {
@@ -295,6 +297,7 @@ public final class StateVerticle extends VerticleBase {
           .onFailure(t -> m.fail(FailureCode.STORE_UNAVAILABLE.code(), String.valueOf(t.getMessage())))));
     }
     cs.add(bus.<AuditBatch>consumer(Addresses.STATE_AUDIT_APPEND, acrossTenants(this::onAuditAppend)));
+    cs.add(bus.<JsonObject>consumer(Addresses.STATE_AUDIT_SESSION, acrossTenants(this::onAuditSession)));
     cs.add(bus.<JsonObject>consumer(Addresses.STATE_AUDIT_PAGE, this::onAuditPage));
     batchRoutes(cs);
     cs.add(bus.<JsonObject>consumer(Addresses.STATE_SHADOW_MERGE, m -> reply(m, shadowDelta(m.body())
@@ -495,6 +498,31 @@ public final class StateVerticle extends VerticleBase {
       return;
     }
     reply(m, store.audit().append(events));
+  }
+
+  private void onAuditSession(Message<JsonObject> m) {
+    String session = m.body().getString("session");
+    if (session == null || !session.matches("[0-9a-f]{8,64}")) {
+      m.fail(FailureCode.BAD_REQUEST.code(), "session must be 8 to 64 lower-case hex digits");
+      return;
+    }
+    String op = m.body().getString("op", "");
+    switch (op) {
+      case "renew" -> reply(m, store.audit().renew(session, Math.max(0, m.body().getLong("at_most", 0L))).map(v -> new JsonObject()));
+      case "close" -> reply(m, store.audit().close(session).map(v -> new JsonObject()));
+      default -> m.fail(FailureCode.BAD_REQUEST.code(), "op must be renew or close");
+    }
+  }
+
+  /** Declares the audit writers that stopped without closing lost (a gap record in every chain). */
+  private void sweepAuditSessions() {
+    store.audit().sweep().onSuccess(n -> {
+      if (n > 0) {
+        log.warn("audit: {} writer(s) stopped without handing over their records (a crash or a kill); each tenant's chain "
+            + "records the gap", n);
+      }
+    }).onFailure(t -> log.warn("audit: declaring lost writers failed (tried again at the next interval): {}",
+        String.valueOf(t.getMessage())));
   }
 
   private void onAuditPage(Message<JsonObject> m) {

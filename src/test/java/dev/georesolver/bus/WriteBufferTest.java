@@ -39,7 +39,7 @@ class WriteBufferTest {
     AtomicInteger refused = new AtomicInteger();
     vertx.runOnContext(v -> {
       WriteBuffer<Integer> b = new WriteBuffer<>(vertx, "test", "test.buffer", 60_000, 100, 3, JsonArray::new,
-          String::valueOf, refused::addAndGet, WriteBuffer.Counts.NONE);
+          String::valueOf, l -> refused.addAndGet(l.size()), WriteBuffer.Counts.NONE);
       for (int i = 1; i <= 7; i++) {
         b.add(i);
       }

@@ -74,6 +74,7 @@ public final class AuditChain {
     private String running;
     private long count;
     private Break broken;
+    private AuditGaps.Tally gaps = AuditGaps.Tally.NONE;
 
     /** A walk of {@code tenant}'s chain starting after {@code anchor}. */
     public Verifier(String tenant, Anchor anchor) {
@@ -95,6 +96,10 @@ public final class AuditChain {
       }
       expectSeq = r.seq() + 1;
       running = r.hash();
+      AuditGaps.Gap g = AuditGaps.of(r.body());
+      if (g != null) {
+        gaps = gaps.plus(g);
+      }
       return true;
     }
 
@@ -125,6 +130,11 @@ public final class AuditChain {
     /** Records read so far. */
     public long count() {
       return count;
+    }
+
+    /** The gap records among the good records read so far. */
+    public AuditGaps.Tally gaps() {
+      return gaps;
     }
 
     /** The first broken record, or null when the chain holds so far. */

@@ -1,6 +1,7 @@
 package dev.georesolver.state.contract;
 
 import dev.georesolver.audit.CanonicalJson;
+import dev.georesolver.state.rules.AuditGaps;
 import dev.georesolver.bus.AuditEvent;
 import dev.georesolver.bus.BatchJob;
 import dev.georesolver.bus.CacheWrites;
@@ -561,6 +562,40 @@ public abstract class StateStoreContract {
     AuditReader.Report grown = call(() -> AuditReader.verify(store, t)).get(0);
     assertThat(grown.ok()).isTrue();
     assertThat(grown.records()).isEqualTo(3);
+  }
+
+  @Test
+  @DisplayName("a writer session not renewed in time is declared lost once, with a gap record in every chain; a renewed or closed one is not")
+  void lostWritersLeaveGapRecords() {
+    String a = ns + "a";
+    String b = ns + "b";
+    call(() -> store.audit().append(List.of(event(a, "1", now()), event(b, "1", now()))));
+    call(() -> store.audit().renew("aaaa0001", 500));
+    call(() -> store.audit().renew("aaaa0002", 500));
+    call(() -> store.audit().renew("aaaa0003", 500));
+    call(() -> store.audit().close("aaaa0003"));
+    assertThat(call(() -> store.audit().sweep())).as("nobody is late yet").isZero();
+    clock.advanceMs(AuditGaps.STALE_MS / 2);
+    call(() -> store.audit().renew("aaaa0002", 500));
+    clock.advanceMs(AuditGaps.STALE_MS / 2 + 1);
+    assertThat(call(() -> store.audit().sweep())).as("only the writer that stopped renewing").isEqualTo(1);
+    assertThat(call(() -> store.audit().sweep())).as("and only once").isZero();
+    for (String t : List.of(a, b)) {
+      AuditReader.Report r = call(() -> AuditReader.verify(store, t)).get(0);
+      assertThat(r.ok()).isTrue();
+      assertThat(r.complete()).isFalse();
+      assertThat(r.gaps()).isEqualTo(new AuditGaps.Tally(1, 0, 1, 500));
+      JsonObject gap = call(() -> store.audit().page(t, null, Long.MIN_VALUE, Long.MAX_VALUE, 10)).getJsonArray("records").getJsonObject(1);
+      assertThat(gap.getString("kind")).isEqualTo("gap");
+      assertThat(gap.getString("cause")).isEqualTo(AuditGaps.WRITER_LOST);
+      assertThat(gap.getString("session")).isEqualTo("aaaa0001");
+    }
+    // Two sweepers that read the same lost session (two resolvers on one store) record it once.
+    call(() -> store.audit().renew("aaaa0004", 500));
+    clock.advanceMs(AuditGaps.STALE_MS + 1);
+    call(() -> store.audit().append(List.of(AuditGaps.lost("aaaa0004", a, 500, now() - AuditGaps.STALE_MS - 1, now()))));
+    call(() -> store.audit().sweep());
+    assertThat(call(() -> AuditReader.verify(store, a)).get(0).gaps().writersLost()).as("aaaa0001, aaaa0002 and aaaa0004, each once").isEqualTo(3);
   }
 
   // ---- the cache's write-behind ------------------------------------------------------------------
