@@ -18,9 +18,14 @@ import io.vertx.core.json.JsonObject;
  * @param elapsedMs this delivery's time in the resolver, milliseconds
  * @param replayAgeS for a replay, the stored answer's age in seconds; null for a coalesced delivery
  * @param coalesced whether this delivery shared an identical request's walk
+ * @param viewer the tenant this delivery is for: unless the answer was walked for it, the delivery
+ *     shows this request's own facts (no attempts, {@code resolved_at_ms} = {@code atMs}, no
+ *     {@code replay_age_s}) and nothing of the walk; null for a delivery already rendered (read back
+ *     from its JSON), shown as it is
+ * @param atMs when this delivery happened, epoch ms
  */
 public record Redelivery(StoredAnswer answer, String intent, String traceId, long elapsedMs, Long replayAgeS,
-                         boolean coalesced) implements ResolveReply {
+                         boolean coalesced, String viewer, long atMs) implements ResolveReply {
 
   @Override
   public String status() {
@@ -55,12 +60,18 @@ public record Redelivery(StoredAnswer answer, String intent, String traceId, lon
   /** The result JSON: delivery fields first, then the stored bytes. */
   @Override
   public Buffer toBuffer() {
-    return answer.withDelivery(intent, traceId, elapsedMs, replayAgeS, coalesced);
+    return answer.withDelivery(viewer, atMs, intent, traceId, elapsedMs, replayAgeS, coalesced);
   }
 
-  /** Reads {@link #toJson()}. */
+  /**
+   * Reads {@link #toJson()}: a delivery already rendered for its viewer, shown as it is; one that
+   * showed a replay without its age (rendered for another tenant than the walk's) stays so.
+   */
   public static Redelivery fromJson(JsonObject j) {
+    Long age = j.getLong("replay_age_s");
+    boolean ageHidden = age == null && j.getBoolean("replayed", false);
     return new Redelivery(StoredAnswer.fromJson(j), j.getString("intent"), j.getString("trace_id"),
-        j.getLong("elapsed_ms", 0L), j.getLong("replay_age_s"), j.getBoolean("coalesced", false));
+        j.getLong("elapsed_ms", 0L), ageHidden ? Long.valueOf(0) : age, j.getBoolean("coalesced", false), ageHidden ? "" : null,
+        j.getLong("resolved_at_ms", 0L));
   }
 }

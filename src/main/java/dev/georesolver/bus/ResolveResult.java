@@ -12,6 +12,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -276,6 +277,15 @@ public record ResolveResult(
     string(g, "reason", r.reason);
     string(g, "idempotency_key", r.idempotencyKey);
     string(g, "manifest_revision", r.manifestRevision);
+    if (r.transform != null) {
+      g.writeObjectFieldStart("transform");
+      string(g, "source_crs", r.transform.sourceCrs());
+      string(g, "definition", r.transform.definition());
+      string(g, "definition_hash", r.transform.definitionHash());
+      g.writeEndObject();
+    }
+    // The walk's own facts come last (attempts, then the times): a delivery to another tenant leaves
+    // this suffix out and writes its own request's facts instead (see withDelivery).
     g.writeArrayFieldStart("attempts");
     for (Attempt at : r.attempts) {
       g.writeStartObject();
@@ -287,13 +297,6 @@ public record ResolveResult(
       g.writeEndObject();
     }
     g.writeEndArray();
-    if (r.transform != null) {
-      g.writeObjectFieldStart("transform");
-      string(g, "source_crs", r.transform.sourceCrs());
-      string(g, "definition", r.transform.definition());
-      string(g, "definition_hash", r.transform.definitionHash());
-      g.writeEndObject();
-    }
     if (r.observedAtMs != null) {
       g.writeNumberField("observed_at_ms", r.observedAtMs);
     }
@@ -302,12 +305,14 @@ public record ResolveResult(
 
   /** Writes the per-delivery fields; {@code elapsed_ms} is always written, so this is never empty. */
   private static void writeDelivery(JsonGenerator g, String intent, String traceId, long elapsedMs, Long replayAgeS,
-      boolean coalesced) throws IOException {
+      boolean replayed, boolean coalesced) throws IOException {
     string(g, "intent", intent);
     string(g, "trace_id", traceId);
     g.writeNumberField("elapsed_ms", elapsedMs);
-    if (replayAgeS != null) {
+    if (replayed) {
       g.writeBooleanField("replayed", true);
+    }
+    if (replayAgeS != null) {
       g.writeNumberField("replay_age_s", replayAgeS);
     }
     if (coalesced) {
@@ -334,7 +339,7 @@ public record ResolveResult(
     try (JsonGenerator g = JSON.createGenerator(out)) {
       g.writeStartObject();
       writeStable(g, this);
-      writeDelivery(g, intent, traceId, elapsedMs, replayAgeS, coalesced);
+      writeDelivery(g, intent, traceId, elapsedMs, replayAgeS, replayAgeS != null, coalesced);
       g.writeEndObject();
     } catch (IOException e) {
       throw new UncheckedIOException("writing to memory cannot fail", e);
@@ -342,12 +347,23 @@ public record ResolveResult(
     return out.buffer;
   }
 
-  /** The JSON object of the stable fields alone, for {@link StoredAnswer}. */
-  byte[] encodeStable() {
+  /** The stored form's member naming the tenant whose request walked; never shown by a delivery. */
+  public static final String WALKED_BY = "walked_by";
+  private static final byte[] WALKED_BY_MEMBER = (",\"" + WALKED_BY + "\":\"").getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] ATTEMPTS_MEMBER = ",\"attempts\":[".getBytes(StandardCharsets.US_ASCII);
+
+  /**
+   * The JSON object of the stable fields alone, for {@link StoredAnswer}, with {@code walkedBy} (a
+   * tenant id, {@code [a-z0-9][a-z0-9_.-]*}; null: none) as its last member.
+   */
+  byte[] encodeStable(String walkedBy) {
     ByteArrayBuilder out = new ByteArrayBuilder(1024);
     try (JsonGenerator g = JSON.createGenerator(out)) {
       g.writeStartObject();
       writeStable(g, this);
+      if (walkedBy != null) {
+        g.writeStringField(WALKED_BY, walkedBy);
+      }
       g.writeEndObject();
     } catch (IOException e) {
       throw new UncheckedIOException("writing to memory cannot fail", e);
@@ -357,22 +373,73 @@ public record ResolveResult(
 
   /**
    * A stored answer's result JSON for one delivery: the delivery fields, then the stable fields
-   * copied from {@code stable} (a JSON object as {@link #encodeStable()} wrote it, only read here).
+   * copied from {@code stable} (a JSON object as {@link #encodeStable} wrote it, only read here).
    * Nothing stable is re-encoded, and {@code stable} is copied once, into the buffer sent.
+   *
+   * <p>What {@code viewer} sees: when the answer was walked for {@code viewer}, or {@code viewer} is
+   * null (a delivery already rendered), the stored fields as they are; otherwise (another tenant's
+   * walk, or one that named no tenant) its own request's facts only: the walk's suffix (attempts,
+   * {@code observed_at_ms}, {@code resolved_at_ms}) is left out, {@code attempts} is empty,
+   * {@code resolved_at_ms} is {@code atMs} and a replay says {@code replayed} without its age, so
+   * nobody learns whether, when or how another tenant asked for the same address. The
+   * {@code walked_by} member is never shown.
    */
-  static Buffer withDelivery(byte[] stable, String intent, String traceId, long elapsedMs, Long replayAgeS,
+  static Buffer withDelivery(byte[] stable, String viewer, long atMs, String intent, String traceId, long elapsedMs, Long replayAgeS,
       boolean coalesced) {
-    BufferSink out = new BufferSink(stable.length);
+    int tag = lastIndexOf(stable, WALKED_BY_MEMBER, stable.length);
+    int end = tag >= 0 ? tag : stable.length - 1;
+    boolean foreign = viewer != null && (tag < 0 || !walkedBy(stable, tag, viewer));
+    if (foreign) {
+      int walk = lastIndexOf(stable, ATTEMPTS_MEMBER, end);
+      end = walk >= 0 ? walk : end;
+    }
+    BufferSink out = new BufferSink(stable.length + 40);
     try (JsonGenerator g = JSON.createGenerator(out)) {
       g.writeStartObject();
-      writeDelivery(g, intent, traceId, elapsedMs, replayAgeS, coalesced);
+      writeDelivery(g, intent, traceId, elapsedMs, foreign ? null : replayAgeS, replayAgeS != null, coalesced);
       g.writeEndObject();
     } catch (IOException e) {
       throw new UncheckedIOException("writing to memory cannot fail", e);
     }
     // "{delivery}" + "{stable}" is joined as "{delivery,stable}": the closing brace becomes a comma.
     Buffer b = out.buffer;
-    return b.setByte(b.length() - 1, (byte) ',').appendBytes(stable, 1, stable.length - 1);
+    b.setByte(b.length() - 1, (byte) ',').appendBytes(stable, 1, end - 1);
+    if (foreign) {
+      b.appendString(",\"attempts\":[],\"resolved_at_ms\":").appendString(Long.toString(atMs));
+    }
+    return b.appendByte((byte) '}');
+  }
+
+  /** Whether the {@code walked_by} member at {@code tag} (ending the object) names {@code viewer}. */
+  private static boolean walkedBy(byte[] stable, int tag, String viewer) {
+    int from = tag + WALKED_BY_MEMBER.length;
+    // the member is `,"walked_by":"<id>"` followed by the closing brace
+    if (stable.length - 2 - from != viewer.length()) {
+      return false;
+    }
+    for (int i = 0; i < viewer.length(); i++) {
+      if (stable[from + i] != (byte) viewer.charAt(i)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Where {@code member} last starts before {@code end} in {@code json}, or -1. A member's opening
+   * quote cannot occur inside a string value (JSON escapes it there), so the last match is the member.
+   */
+  private static int lastIndexOf(byte[] json, byte[] member, int end) {
+    outer:
+    for (int i = end - member.length; i >= 0; i--) {
+      for (int k = 0; k < member.length; k++) {
+        if (json[i + k] != member[k]) {
+          continue outer;
+        }
+      }
+      return i;
+    }
+    return -1;
   }
 
   /**

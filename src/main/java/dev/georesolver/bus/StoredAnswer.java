@@ -76,29 +76,42 @@ public final class StoredAnswer {
         observedAtMs, resolvedAtMs);
   }
 
-  /** The stored form of a result: its stable fields encoded now, its delivery fields dropped. */
+  /** The stored form of a result: its stable fields encoded now, its delivery fields dropped; no tenant named. */
   public static StoredAnswer of(ResolveResult r) {
-    return new StoredAnswer(r.encodeStable(), r);
+    return of(r, null);
   }
 
-  /** Reads a result JSON (the stored form, or a whole result: its delivery fields are ignored). */
+  /**
+   * The stored form of a result walked for {@code walkedBy} (null: no tenant named): the tenant is
+   * kept as the stored form's last member ({@code walked_by}), which no delivery shows. Replayed to
+   * that tenant the answer shows the walk ({@code attempts}, its times); replayed to any other, or
+   * when no tenant is named, only what the replaying request did (see {@link ResolveResult#withDelivery}).
+   */
+  public static StoredAnswer of(ResolveResult r, String walkedBy) {
+    return new StoredAnswer(r.encodeStable(walkedBy), r);
+  }
+
+  /** Reads a result JSON (the stored form, or a whole result: its delivery fields are ignored), the walking tenant with it. */
   public static StoredAnswer fromJson(JsonObject j) {
-    return of(ResolveResult.fromJson(j));
+    return of(ResolveResult.fromJson(j), j.getString(ResolveResult.WALKED_BY));
   }
 
-  /** This answer replayed from the store to a request of {@code intent}. */
-  public Redelivery replayed(String intent, String traceId, long elapsedMs, long ageS) {
-    return new Redelivery(this, intent, traceId, elapsedMs, ageS, false);
+  /**
+   * This answer replayed from the store to {@code viewer}'s request of {@code intent}, at
+   * {@code atMs} (epoch ms).
+   */
+  public Redelivery replayed(String viewer, long atMs, String intent, String traceId, long elapsedMs, long ageS) {
+    return new Redelivery(this, intent, traceId, elapsedMs, ageS, false, viewer, atMs);
   }
 
-  /** This answer delivered to a request of {@code intent} that waited for an identical walk. */
-  public Redelivery joined(String intent, String traceId, long elapsedMs) {
-    return new Redelivery(this, intent, traceId, elapsedMs, null, true);
+  /** This answer delivered to {@code viewer}'s request of {@code intent} that waited for an identical walk, at {@code atMs}. */
+  public Redelivery joined(String viewer, long atMs, String intent, String traceId, long elapsedMs) {
+    return new Redelivery(this, intent, traceId, elapsedMs, null, true, viewer, atMs);
   }
 
-  /** The whole result JSON with these delivery fields; see {@link ResolveResult#withDelivery}. */
-  Buffer withDelivery(String intent, String traceId, long elapsedMs, Long replayAgeS, boolean coalesced) {
-    return ResolveResult.withDelivery(stable, intent, traceId, elapsedMs, replayAgeS, coalesced);
+  /** The whole result JSON with these delivery fields, as {@code viewer} may see it; see {@link ResolveResult#withDelivery}. */
+  Buffer withDelivery(String viewer, long atMs, String intent, String traceId, long elapsedMs, Long replayAgeS, boolean coalesced) {
+    return ResolveResult.withDelivery(stable, viewer, atMs, intent, traceId, elapsedMs, replayAgeS, coalesced);
   }
 
   /** The stored form: the JSON object of the stable fields, in a new buffer. */

@@ -271,7 +271,7 @@ public final class DedupeVerticle extends VerticleBase {
   private void onComplete(Message<DedupeComplete> msg) {
     DedupeComplete d = msg.body();
     // Encoded once here: every replay and coalesced delivery of it appends these bytes.
-    StoredAnswer answer = d.result() == null ? null : StoredAnswer.of(d.result());
+    StoredAnswer answer = d.result() == null ? null : StoredAnswer.of(d.result(), d.walkedBy());
     boolean store = answer != null && answer.resolved() && d.ttlMs() > 0;
     if (store) {
       StoredEntry e = new StoredEntry(answer, clock.millis(), d.ttlMs());

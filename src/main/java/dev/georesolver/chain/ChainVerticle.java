@@ -365,9 +365,10 @@ public final class ChainVerticle extends VerticleBase {
     String coalesceKey = key + "|" + intent.name() + "|" + req.direction() + (residency.strict() ? "|in:" + residency.region() : "");
     Walk walk = new Walk(s, req, intent, ladder, deadline, sw, key, trace, batch);
     return claim(s, key, coalesceKey, intent, deadline).<ResolveReply>compose(v -> switch (v.kind()) {
-      case REPLAY -> Future.succeededFuture(v.answer().replayed(intent.name(), req.traceId(), sw.elapsedMs(), v.ageMs() / 1000));
-      case JOINED -> Future.succeededFuture(v.answer().joined(intent.name(), req.traceId(), sw.elapsedMs()));
-      case LEAD -> reply(step(walk, 0).andThen(ar -> complete(key, coalesceKey, ar.succeeded() ? ar.result() : null)));
+      case REPLAY -> Future.succeededFuture(v.answer().replayed(tenant.id(), clock.millis(), intent.name(), req.traceId(), sw.elapsedMs(),
+          v.ageMs() / 1000));
+      case JOINED -> Future.succeededFuture(v.answer().joined(tenant.id(), clock.millis(), intent.name(), req.traceId(), sw.elapsedMs()));
+      case LEAD -> reply(step(walk, 0).andThen(ar -> complete(key, coalesceKey, ar.succeeded() ? ar.result() : null, tenant.id())));
       case BYPASS -> reply(step(walk, 0));
     });
   }
@@ -413,13 +414,13 @@ public final class ChainVerticle extends VerticleBase {
         });
   }
 
-  private void complete(String key, String coalesceKey, ResolveResult r) {
+  private void complete(String key, String coalesceKey, ResolveResult r, String tenant) {
     long ttl = 0;
     if (r != null && r.resolved()) {
       var idem = manifest.routing().idempotency();
       ttl = (r.degraded() ? idem.degradedTtlSeconds() : idem.ttlSeconds()) * 1000L;
     }
-    vertx.eventBus().send(Addresses.DEDUPE_COMPLETE, new DedupeComplete(key, coalesceKey, r, ttl), node.to(Addresses.DEDUPE_COMPLETE));
+    vertx.eventBus().send(Addresses.DEDUPE_COMPLETE, new DedupeComplete(key, coalesceKey, r, ttl, tenant), node.to(Addresses.DEDUPE_COMPLETE));
   }
 
   /** The state of one walk; confined to this verticle's context. */

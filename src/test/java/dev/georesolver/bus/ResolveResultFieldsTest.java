@@ -116,7 +116,7 @@ class ResolveResultFieldsTest {
     JsonObject whole = r.toJson();
     JsonObject stored = StoredAnswer.of(r).toJson();
     Redelivery again = new Redelivery(StoredAnswer.of(r), r.intent(), r.traceId(), r.elapsedMs(), r.replayAgeS(),
-        r.coalesced());
+        r.coalesced(), null, r.resolvedAtMs());
 
     Set<String> expectedStable = new HashSet<>(whole.fieldNames());
     expectedStable.removeAll(DELIVERY_FIELDS);

@@ -24,7 +24,7 @@ class StoredAnswerTest {
   @MethodSource("results")
   @DisplayName("a replay writes the whole result with its own intent, trace, time and age")
   void shouldReplayTheWholeResult(ResolveResult r) {
-    Redelivery replay = StoredAnswer.of(r).replayed("measure", "trace-77", 4, 120);
+    Redelivery replay = StoredAnswer.of(r).replayed(null, 0, "measure", "trace-77", 4, 120);
 
     assertThat(replay.toJson()).isEqualTo(r.toBuilder().intent("measure").traceId("trace-77").elapsedMs(4)
         .replayAgeS(120L).coalesced(false).build().toJson());
@@ -34,7 +34,7 @@ class StoredAnswerTest {
   @MethodSource("results")
   @DisplayName("a coalesced delivery writes the whole result, marked coalesced and not replayed")
   void shouldJoinWithTheWholeResult(ResolveResult r) {
-    Redelivery joined = StoredAnswer.of(r).joined("describe", "trace-78", 9);
+    Redelivery joined = StoredAnswer.of(r).joined(null, 0, "describe", "trace-78", 9);
 
     assertThat(joined.toJson()).isEqualTo(r.toBuilder().intent("describe").traceId("trace-78").elapsedMs(9)
         .replayAgeS(null).coalesced(true).build().toJson());
@@ -59,7 +59,7 @@ class StoredAnswerTest {
   @DisplayName("what the store and the chain read without decoding is the result's own")
   void shouldTellItsSummaryWithoutDecoding(ResolveResult r) {
     StoredAnswer a = StoredAnswer.of(r);
-    Redelivery d = a.replayed("describe", "t", 1, 2);
+    Redelivery d = a.replayed(null, 0, "describe", "t", 1, 2);
 
     assertThat(a.status()).isEqualTo(r.status());
     assertThat(a.resolved()).isEqualTo(r.resolved());
@@ -79,8 +79,8 @@ class StoredAnswerTest {
 
   @Test
   void shouldMarkAReplayWithItsAgeAndAJoinAsCoalesced() {
-    Redelivery replay = StoredAnswer.of(RESOLVED).replayed("describe", "trace-9", 3, 120);
-    Redelivery joined = StoredAnswer.of(RESOLVED).joined("describe", "trace-9", 3);
+    Redelivery replay = StoredAnswer.of(RESOLVED).replayed(null, 0, "describe", "trace-9", 3, 120);
+    Redelivery joined = StoredAnswer.of(RESOLVED).joined(null, 0, "describe", "trace-9", 3);
 
     assertThat(replay.replayAgeS()).isEqualTo(120);
     assertThat(replay.coalesced()).isFalse();
@@ -92,8 +92,8 @@ class StoredAnswerTest {
 
   @Test
   void shouldRoundTripARedeliveryOverTheWire() {
-    Redelivery replay = StoredAnswer.of(REPLAYED_REVERSE).replayed("measure", "trace-77", 4, 120);
-    Redelivery joined = StoredAnswer.of(RESOLVED).joined("describe", "trace-78", 0);
+    Redelivery replay = StoredAnswer.of(REPLAYED_REVERSE).replayed(null, REPLAYED_REVERSE.resolvedAtMs(), "measure", "trace-77", 4, 120);
+    Redelivery joined = StoredAnswer.of(RESOLVED).joined(null, RESOLVED.resolvedAtMs(), "describe", "trace-78", 0);
 
     assertThat(Redelivery.fromJson(overTheWire(replay.toJson()))).isEqualTo(replay);
     assertThat(Redelivery.fromJson(overTheWire(joined.toJson()))).isEqualTo(joined);

@@ -236,15 +236,21 @@ class AuditScenarioTest {
 
       long written = 0;
       long dropped = 0;
-      for (int i = 0; i < 200 && written + dropped < 8; i++) {
+      // The eight answers' records, and the gap record that counts the dropped ones in the chain.
+      for (int i = 0; i < 200 && written + dropped < 9; i++) {
         Thread.sleep(50);
         String m = get(s, "/metrics", ROOT, null).bodyAsString();
         written = (long) metric(m, "written");
         dropped = (long) metric(m, "dropped");
       }
-      assertThat(written + dropped).as("every record written or counted as dropped").isEqualTo(8);
+      assertThat(written + dropped).as("every record written or counted as dropped, and one gap record").isEqualTo(9);
       assertThat(dropped).as("the buffer holds 4").isGreaterThanOrEqualTo(4);
-      assertThat(records(s, "/v1/audit?limit=100", null)).hasSize((int) written);
+      JsonArray trail = records(s, "/v1/audit?limit=100", null);
+      assertThat(trail).hasSize((int) written);
+      List<JsonObject> gaps = trail.stream().map(o -> (JsonObject) o).filter(r -> "gap".equals(r.getString("kind"))).toList();
+      assertThat(gaps).as("the dropped records are said in the chain").hasSize(1);
+      assertThat(gaps.get(0).getLong("count")).isEqualTo(dropped);
+      assertThat(gaps.get(0).getString("cause")).isEqualTo("buffer_full");
       assertThat(logs.lines()).anyMatch(l -> l.contains("audit") && l.contains("buffer full"));
     }
   }

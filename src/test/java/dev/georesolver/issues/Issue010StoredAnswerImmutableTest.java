@@ -44,7 +44,7 @@ class Issue010StoredAnswerImmutableTest {
 
   /** The objects the dedupe verticle and the chain pass to each other and to ingress by identity. */
   private static List<Object> shared() {
-    return List.of(RESULT, ANSWER, ANSWER.replayed("measure", "trace-2", 3, 60), ANSWER.joined("describe", "trace-3", 4),
+    return List.of(RESULT, ANSWER, ANSWER.replayed(null, 0, "measure", "trace-2", 3, 60), ANSWER.joined(null, 0, "describe", "trace-3", 4),
         DedupeVerdict.replay(ANSWER, 60_000), new DedupeComplete("ab12cd34", "ab12cd34|describe|FORWARD", RESULT, 1000),
         new DedupeClaim("ab12cd34", "ab12cd34|describe|FORWARD", 1000, "exact"));
   }
@@ -76,7 +76,7 @@ class Issue010StoredAnswerImmutableTest {
   @Test
   @DisplayName("many threads delivering one stored answer at once all write the same bytes")
   void shouldDeliverTheSameBytesFromManyThreads() throws Exception {
-    Redelivery replay = ANSWER.replayed("measure", "trace-2", 3, 60);
+    Redelivery replay = ANSWER.replayed(null, 0, "measure", "trace-2", 3, 60);
     String expected = replay.toBuffer().toString();
     ExecutorService pool = Executors.newFixedThreadPool(4);
     try {
@@ -99,7 +99,7 @@ class Issue010StoredAnswerImmutableTest {
     } finally {
       pool.shutdownNow();
     }
-    assertThat(ANSWER.replayed("measure", "trace-2", 3, 60).toBuffer().toString()).isEqualTo(expected);
+    assertThat(ANSWER.replayed(null, 0, "measure", "trace-2", 3, 60).toBuffer().toString()).isEqualTo(expected);
   }
 
   private static String json(Object o) throws Exception {
