@@ -53,8 +53,12 @@ public final class BatchConfig extends Settings {
   /** Times a row whose walk failed (no answer in time, a router error) is tried again before it is {@code failed}; default 3. */
   public static final Field<Integer> RETRIES = SECTION.ints("retries", 0, 100).byDefault(3);
 
-  /** Days a finished job and its results are kept; default 7. */
-  public static final Field<Integer> KEEP_DAYS = SECTION.ints("keep_days", 1, 3650).byDefault(7);
+  /**
+   * Days a finished job (done, failed or cancelled) and its rows and results are kept after it
+   * ended; then the state store's housekeeping removes them and the job answers 404; default 7.
+   */
+  public static final Field<Integer> KEEP_DAYS = SECTION.ints("keep_days", 1, 3650).byDefault(7)
+      .readAtStart("the state store's housekeeping runs from it");
 
   /**
    * Uploads this process receives and loads at the same time; one more is refused 503 with
@@ -72,6 +76,20 @@ public final class BatchConfig extends Settings {
 
   /** The window an upload's progress is judged over, milliseconds; default 30,000 ms. */
   public static final Field<Long> UPLOAD_WINDOW_MS = SECTION.longs("upload_window_ms", 200, 3_600_000).byDefault(30_000L);
+
+  /**
+   * Live batch jobs (loading, queued or running) one tenant may hold at once; one more is refused 429
+   * {@code quota_exceeded}. A tenant's {@code batch_max_live_jobs} overrides it; default 16.
+   */
+  public static final Field<Long> TENANT_MAX_LIVE_JOBS = SECTION.longs("tenant_max_live_jobs", 1, 1_000_000).byDefault(16L).live();
+
+  /**
+   * Rows one tenant's live batch jobs may hold together (each job counts all its rows until it
+   * ends); a file that would go over is refused 429 {@code quota_exceeded}. A tenant's
+   * {@code batch_max_live_rows} overrides it; default 10,000,000.
+   */
+  public static final Field<Long> TENANT_MAX_LIVE_ROWS = SECTION.longs("tenant_max_live_rows", 1, 1L << 40)
+      .byDefault(10_000_000L).live();
 
   static {
     SECTION.rule((v, at) -> {
@@ -165,5 +183,20 @@ public final class BatchConfig extends Settings {
   /** See {@link #KEEP_DAYS}. */
   public int keepDays() {
     return get(KEEP_DAYS);
+  }
+
+  /** See {@link #TENANT_MAX_LIVE_JOBS}. */
+  public long tenantMaxLiveJobs() {
+    return get(TENANT_MAX_LIVE_JOBS);
+  }
+
+  /** See {@link #TENANT_MAX_LIVE_ROWS}. */
+  public long tenantMaxLiveRows() {
+    return get(TENANT_MAX_LIVE_ROWS);
+  }
+
+  /** See {@link #KEEP_DAYS}, in milliseconds. */
+  public long keepMs() {
+    return keepDays() * 86_400_000L;
   }
 }

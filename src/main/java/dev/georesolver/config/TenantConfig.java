@@ -19,6 +19,7 @@ import java.util.regex.Pattern;
  *     rate_limit_per_s: 100
  *     burst: 200
  *     admin: false
+ *     batch_max_live_jobs: 4
  * }</pre>
  */
 public final class TenantConfig extends Settings {
@@ -77,6 +78,12 @@ public final class TenantConfig extends Settings {
    */
   public static final Field<Boolean> ADMIN = SECTION.bool("admin").byDefault(false);
 
+  /** Live batch jobs this tenant may hold at once; absent: {@code batch.tenant_max_live_jobs}. */
+  public static final Field<Long> BATCH_MAX_LIVE_JOBS = SECTION.longs("batch_max_live_jobs", 1, 1_000_000);
+
+  /** Rows this tenant's live batch jobs may hold together; absent: {@code batch.tenant_max_live_rows}. */
+  public static final Field<Long> BATCH_MAX_LIVE_ROWS = SECTION.longs("batch_max_live_rows", 1, 1L << 40);
+
   static {
     SECTION.rule((v, at) -> {
       if (v.get(RESIDENCY) == Residency.STRICT && v.get(REGION) == null && !at.reported(REGION.key())) {
@@ -132,5 +139,15 @@ public final class TenantConfig extends Settings {
   /** The region its addresses must stay in, or null when residency is {@code none}. */
   public String strictRegion() {
     return residency() == Residency.STRICT ? region() : null;
+  }
+
+  /** See {@link #BATCH_MAX_LIVE_JOBS}; null when the batch section's default applies. */
+  public Long batchMaxLiveJobs() {
+    return get(BATCH_MAX_LIVE_JOBS);
+  }
+
+  /** See {@link #BATCH_MAX_LIVE_ROWS}; null when the batch section's default applies. */
+  public Long batchMaxLiveRows() {
+    return get(BATCH_MAX_LIVE_ROWS);
   }
 }

@@ -9,6 +9,7 @@ import dev.georesolver.bus.Caller;
 import dev.georesolver.bus.BatchJob;
 import dev.georesolver.bus.FieldProblem;
 import dev.georesolver.config.BatchConfig;
+import dev.georesolver.config.Manifest;
 import dev.georesolver.web.Problems;
 import dev.georesolver.web.RouteModule;
 import dev.georesolver.web.TenantAuth;
@@ -47,7 +48,10 @@ import java.util.regex.Pattern;
  *       same content — was submitted before; 400/413 problem+json, before any job exists, for a
  *       file that is no batch, names no accepted column set, or is over {@code batch.max_rows};
  *       503 with {@code Retry-After} when {@code batch.max_uploads} uploads are in progress; 507
- *       when the content could not be written (nothing is kept: sending it again later works);
+ *       when the content could not be written or the state store's disk is below
+ *       {@code state.min_free_mb} (nothing is kept: sending it again later works); 429
+ *       {@code quota_exceeded} when the tenant's live jobs or their rows would go over its quota
+ *       ({@code batch.tenant_max_live_jobs}, {@code batch.tenant_max_live_rows}, or the tenant's own);
  *   <li>{@code GET /v1/batches}: {@code {"batches": [job…]}}, newest first (a tenant its own; an
  *       admin every one);
  *   <li>{@code GET /v1/batches/{id}}: the job ({@link JobView});
@@ -56,7 +60,7 @@ import java.util.regex.Pattern;
  *       only: 409 before);
  *   <li>{@code DELETE /v1/batches/{id}}: cancels; the job after.
  * </ul>
- * Another tenant's job reads as none (404).
+ * Another tenant's job reads as none (404), and so does a job removed {@code batch.keep_days} after it ended.
  */
 public final class BatchRoutes {
 
@@ -74,14 +78,16 @@ public final class BatchRoutes {
   private final Vertx vertx;
   private final EventBus bus;
   private final TenantAuth auth;
+  private final Manifest manifest;
   private final BatchConfig cfg;
   private final Clock clock;
 
-  private BatchRoutes(Vertx vertx, TenantAuth auth, BatchConfig cfg, Clock clock) {
+  private BatchRoutes(Vertx vertx, TenantAuth auth, Manifest manifest, Clock clock) {
     this.vertx = vertx;
     this.bus = vertx.eventBus();
     this.auth = auth;
-    this.cfg = cfg;
+    this.manifest = manifest;
+    this.cfg = manifest.batch();
     this.clock = clock;
   }
 
@@ -90,7 +96,7 @@ public final class BatchRoutes {
     @Override
     public void mount(Router router, Mount m) {
       if (m.manifest().batch().enabled()) {
-        BatchRoutes.mount(router, m.vertx(), m.auth(), m.manifest().batch(), Clock.systemUTC());
+        BatchRoutes.mount(router, m.vertx(), m.auth(), m.manifest(), Clock.systemUTC());
       }
     }
 
@@ -101,9 +107,12 @@ public final class BatchRoutes {
     }
   };
 
-  /** Mounts the routes; {@code auth} (in front of {@code /v1/*}) names the caller's tenant. */
-  static void mount(Router router, Vertx vertx, TenantAuth auth, BatchConfig cfg, Clock clock) {
-    BatchRoutes r = new BatchRoutes(vertx, auth, cfg, clock);
+  /**
+   * Mounts the routes; {@code auth} (in front of {@code /v1/*}) names the caller's tenant, and
+   * {@code manifest} is the revision the router serves (its upload size and quotas apply).
+   */
+  static void mount(Router router, Vertx vertx, TenantAuth auth, Manifest manifest, Clock clock) {
+    BatchRoutes r = new BatchRoutes(vertx, auth, manifest, clock);
     router.post("/v1/batches").handler(r::submit);
     router.get("/v1/batches").handler(r::list);
     router.get("/v1/batches/:id").handler(r::show);
@@ -140,8 +149,10 @@ public final class BatchRoutes {
       return;
     }
     req.pause();
+    // The quota of the revision serving this upload travels with it: a reload applies new bounds at once.
     bus.<JsonObject>request(Addresses.BATCH_UPLOAD_OPEN, new JsonObject().put("tenant", tenant.id()).put("idem_key", key)
-            .put("intent", intent), new DeliveryOptions().setSendTimeout(SEND_TIMEOUT_MS))
+            .put("intent", intent).put("quota", Quotas.of(manifest, tenant.id()).toJson()),
+            new DeliveryOptions().setSendTimeout(SEND_TIMEOUT_MS))
         .map(Message::body)
         .compose(open -> new Sending(req, open.getString("upload"), open.getInteger("chunk_bytes", 65_536)).run())
         .onSuccess(reply -> answerSubmitted(ctx.response(), reply))

@@ -9,6 +9,7 @@ import dev.georesolver.batch.RowResult;
 import dev.georesolver.bus.Addresses;
 import dev.georesolver.bus.Caller;
 import dev.georesolver.bus.BatchJob;
+import dev.georesolver.bus.BatchQuota;
 import dev.georesolver.bus.FailureCode;
 import dev.georesolver.config.BatchConfig;
 import dev.georesolver.config.Manifest;
@@ -93,6 +94,7 @@ final class Intake {
     final String intent;
     final String name;
     final MessageDigest sha;
+    final BatchQuota quota;
     Spool.Sink sink;
     MessageConsumer<Buffer> consumer;
     long bytes;
@@ -101,7 +103,8 @@ final class Intake {
     boolean ended;
     boolean gone;
 
-    Upload(String id, String tenant, String keyHeader, String intent, String name, MessageDigest sha) {
+    Upload(String id, String tenant, String keyHeader, String intent, String name, MessageDigest sha, BatchQuota quota) {
+      this.quota = quota;
       this.id = id;
       this.tenant = tenant;
       this.keyHeader = keyHeader;
@@ -171,8 +174,11 @@ final class Intake {
     }
     byte[] r = new byte[16];
     RANDOM.nextBytes(r);
+    // The ingress sends the quota of the revision it serves; a sender that does not gets this process's.
+    BatchQuota quota = b.getJsonObject("quota") != null ? BatchQuota.fromJson(b.getJsonObject("quota"))
+        : Quotas.of(manifest, b.getString("tenant"));
     Upload u = new Upload(HexFormat.of().formatHex(r), b.getString("tenant"), b.getString("idem_key"), intent,
-        b.getString("name"), sha);
+        b.getString("name"), sha, quota);
     u.lastMs = clock.millis();
     uploads.put(u.id, u);
     spool.open(u.id).compose(sink -> {
@@ -353,7 +359,7 @@ final class Intake {
         .put("bom", scan.bom()).put("sha256", sha256).put("slice_rows", cfg.sliceRows()).put("name", u.name);
     BatchJob job = new BatchJob(jobId(), u.tenant, idemKey, BatchJob.LOADING, spec, scan.rows(), 0, 0, 0, 0, 0, clock.millis(),
         null, null);
-    return request(Addresses.STATE_BATCHES_CREATE, job.toJson());
+    return request(Addresses.STATE_BATCHES_CREATE, job.toJson().put("quota", u.quota.toJson()));
   }
 
   private static String jobId() {

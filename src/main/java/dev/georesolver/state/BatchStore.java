@@ -1,6 +1,7 @@
 package dev.georesolver.state;
 
 import dev.georesolver.bus.BatchJob;
+import dev.georesolver.bus.BatchQuota;
 import dev.georesolver.state.rules.BatchRules;
 import dev.georesolver.state.tables.Row;
 import dev.georesolver.state.tables.Table;
@@ -28,8 +29,19 @@ import java.util.Set;
 final class BatchStore implements StateStore.Batches {
 
   static final String GROUP = "batches";
-  /** Every job: {@code created} scored by minus its creation time (newest first), {@code open} by it (oldest first). */
-  static final Table JOBS = Table.of(GROUP, "jobs", "created", "open");
+  /**
+   * Every job: {@code created} scored by minus its creation time (newest first), {@code open} by it
+   * (oldest first), {@code ended} by when it ended (the ones past {@code keep_days} are removed).
+   */
+  static final Table JOBS = Table.of(GROUP, "jobs", "created", "open", "ended");
+  /**
+   * {@code <tenant>} → its live jobs (not ended) and their rows, {@code {"<job id>": rows}}: what
+   * its quota is checked against; changed in the transaction that lists a new job, so two
+   * submissions cannot both take the last place.
+   */
+  static final Table USAGE = Table.of(GROUP, "usage", "tenants");
+  /** {@code <job id>} → a removal under way ({@code {"total", "slices", "rows_from", "slices_from"}}): the job is gone, its rows go chunk by chunk. */
+  static final Table EXPIRING = Table.of(GROUP, "expiring", "all");
   /** {@code <tenant>|<idem key>} → the job's id. */
   static final Table IDEM = Table.of(GROUP, "idem");
   /** {@code last} → the tenant the previous lease went to (tenants take turns: {@link BatchRules#fairOrder}). */
@@ -85,18 +97,52 @@ final class BatchStore implements StateStore.Batches {
   }
 
   private static Map<String, Double> listing(BatchJob j) {
-    return j.open() ? Map.of("created", (double) -j.createdAtMs(), "open", (double) j.createdAtMs())
-        : Map.of("created", (double) -j.createdAtMs());
+    if (j.open()) {
+      return Map.of("created", (double) -j.createdAtMs(), "open", (double) j.createdAtMs());
+    }
+    if (j.finished() && j.finishedAtMs() != null) {
+      return Map.of("created", (double) -j.createdAtMs(), "ended", (double) j.finishedAtMs());
+    }
+    return Map.of("created", (double) -j.createdAtMs());
   }
 
-  /** The job's entry in the list, moved to or out of {@code open} as its state says. */
+  /** A tenant's live jobs and their rows as stored (empty for none). */
+  private static Map<String, Long> liveOf(Row usage) {
+    Map<String, Long> live = new java.util.LinkedHashMap<>();
+    if (usage.exists()) {
+      StateCodec.json(usage.body()).forEach(e -> live.put(e.getKey(), ((Number) e.getValue()).longValue()));
+    }
+    return live;
+  }
+
+  private static void writeUsage(Txn x, String tenant, Map<String, Long> live) {
+    if (live.isEmpty()) {
+      x.delete(USAGE, tenant);
+    } else {
+      x.put(USAGE, tenant, StateCodec.bytes(new JsonObject(new java.util.LinkedHashMap<>(live))), Map.of("tenants", 0.0));
+    }
+  }
+
+  /**
+   * The job's entry in the list, moved to or out of {@code open} (and into {@code ended}) as its
+   * state says; a job that ended no longer counts against its tenant's quota.
+   */
   private Future<BatchJob> list(BatchJob j) {
     if (j == null) {
       return Future.succeededFuture(null);
     }
     return tables.transact(x -> {
       x.put(JOBS, j.id(), j.tenant().getBytes(StandardCharsets.UTF_8), listing(j));
-      return Future.succeededFuture(j);
+      if (BatchRules.live(j)) {
+        return Future.succeededFuture(j);
+      }
+      return x.get(USAGE, j.tenant()).map(u -> {
+        Map<String, Long> live = liveOf(u);
+        if (live.remove(j.id()) != null) {
+          writeUsage(x, j.tenant(), live);
+        }
+        return j;
+      });
     });
   }
 
@@ -108,29 +154,50 @@ final class BatchStore implements StateStore.Batches {
   }
 
   @Override
-  public Future<JsonObject> create(BatchJob job) {
+  public Future<JsonObject> create(BatchJob job, BatchQuota quota) {
     String name = idemKey(job.tenant(), job.idemKey());
-    return tables.transact(x -> x.get(IDEM, name).map(r -> {
-      if (r.exists()) {
-        return r.text();
+    return tables.read(x -> x.get(IDEM, name)).compose(seen -> {
+      String seenId = seen.exists() ? seen.text() : null;
+      return (seenId == null ? Future.<BatchJob>succeededFuture(null) : get(seenId)).compose(existing -> BatchRules.reusable(existing)
+          ? Future.succeededFuture(new JsonObject().put("created", false).put("job", existing.toJson()))
+          // A new name, one that outlived its job, or a failed job's: this job takes it, if its tenant has room.
+          : claim(job, name, seenId, quota));
+    });
+  }
+
+  /** Another submission took the idem name between our read of it and our claim. */
+  private static final JsonObject RACED = new JsonObject().put("raced", true);
+
+  /**
+   * A fresh job: its row first (nothing lists it yet, so no one sees it), then, in one transaction,
+   * its tenant's quota checked and its idem name, its entry in the list and its place in the
+   * tenant's usage written; over quota nothing of it stays. A crash between the two leaves an
+   * unlisted job row, never a listed job without one.
+   */
+  private Future<JsonObject> claim(BatchJob job, String name, String seenId, BatchQuota quota) {
+    BatchJob fresh = new BatchJob(job.id(), job.tenant(), job.idemKey(), BatchJob.LOADING, job.spec(), job.total(), 0, 0, 0, 0, 0,
+        job.createdAtMs(), null, null);
+    return tables.transact(x -> {
+      writeJob(x, fresh);
+      return Future.succeededFuture();
+    }).compose(v -> tables.transact(x -> x.get(IDEM, name).compose(idem -> x.get(USAGE, fresh.tenant()).map(u -> {
+      if (!java.util.Objects.equals(idem.exists() ? idem.text() : null, seenId)) {
+        return RACED;
       }
-      x.put(IDEM, name, job.id().getBytes(StandardCharsets.UTF_8), Map.of());
-      return job.id();
-    })).compose(id -> get(id).compose(existing -> {
-      if (BatchRules.reusable(existing)) {
-        return Future.succeededFuture(new JsonObject().put("created", false).put("job", existing.toJson()));
+      Map<String, Long> live = liveOf(u);
+      String over = BatchRules.overQuota(fresh.tenant(), live, quota, fresh.total());
+      if (over != null) {
+        return new JsonObject().put("over", over);
       }
-      // A new name, one that outlived its job (a crash between the two writes), or a failed job's: this job takes it.
-      BatchJob fresh = new BatchJob(job.id(), job.tenant(), job.idemKey(), BatchJob.LOADING, job.spec(), job.total(), 0, 0, 0, 0, 0,
-          job.createdAtMs(), null, null);
-      return tables.transact(x -> {
-        x.put(IDEM, name, job.id().getBytes(StandardCharsets.UTF_8), Map.of());
-        return Future.succeededFuture();
-      }).compose(v -> tables.transact(x -> {
-        writeJob(x, fresh);
-        return Future.succeededFuture(fresh);
-      })).compose(this::list).map(j -> new JsonObject().put("created", true).put("job", j.toJson()));
-    }));
+      x.put(IDEM, name, fresh.id().getBytes(StandardCharsets.UTF_8), Map.of());
+      x.put(JOBS, fresh.id(), fresh.tenant().getBytes(StandardCharsets.UTF_8), listing(fresh));
+      live.put(fresh.id(), fresh.total());
+      writeUsage(x, fresh.tenant(), live);
+      return new JsonObject().put("created", true).put("job", fresh.toJson());
+    })))).compose(r -> r.containsKey("created") ? Future.succeededFuture(r) : tables.transact(x -> {
+      x.delete(job(fresh.id()), "job");
+      return Future.succeededFuture();
+    }).compose(v -> r.containsKey("over") ? Future.failedFuture(new BatchQuotaExceeded(r.getString("over"))) : create(job, quota)));
   }
 
   @Override
@@ -445,6 +512,168 @@ final class BatchStore implements StateStore.Batches {
         });
   }
 
+  // ---- expiry ----------------------------------------------------------------------------------
+
+  /** Row keys removed per transaction while a job expires (rows and results each). */
+  static final int EXPIRE_CHUNK = 1_000;
+  /** Ended jobs looked at per expiry step. */
+  static final int EXPIRE_SCAN = 50;
+
+  @Override
+  public Future<Integer> expire(long keepMs, int max) {
+    long now = clock.millis();
+    return repairUsage().compose(v -> tables.read(x -> x.range(EXPIRING, "all", Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, 0,
+        EXPIRE_SCAN))).compose(under -> removeAll(under.stream().map(Txn.Scored::key).toList(), 0, 0, max))
+        .compose(n -> n >= max ? Future.succeededFuture(n) : tables.read(x -> x.range(JOBS, "ended", Double.NEGATIVE_INFINITY,
+            (double) (now - keepMs - 1), 0, EXPIRE_SCAN)).compose(ended -> expireFrom(ended, 0, now, keepMs, n, max)));
+  }
+
+  /** The ended jobs from {@code at} on, one after the other, until {@code max} keys were removed. */
+  private Future<Integer> expireFrom(List<Txn.Scored> ended, int at, long now, long keepMs, int removed, int max) {
+    if (at >= ended.size() || removed >= max) {
+      return Future.succeededFuture(removed);
+    }
+    String id = ended.get(at).key();
+    return get(id).compose(j -> {
+      if (j == null || BatchRules.expired(j, now, keepMs)) {
+        return startRemoval(id, j).compose(v -> remove(id, removed, max));
+      }
+      // Listed as ended long ago but not (yet) expired by the rule: relisted as it stands.
+      return list(j).map(v -> removed);
+    }).compose(n -> expireFrom(ended, at + 1, now, keepMs, n, max));
+  }
+
+  /**
+   * The job leaves the list, its idem name (when still its own) and its tenant's usage, and a
+   * removal record takes its place; then the job itself goes, so from here on it reads as absent.
+   */
+  private Future<Void> startRemoval(String id, BatchJob j) {
+    long total = j == null ? 0 : j.total();
+    long slices = j == null ? 0 : BatchRules.slices(total, j.sliceRows());
+    return tables.read(x -> x.get(JOBS, id)).compose(entry -> tables.transact(x -> {
+      Future<Void> idem = Future.succeededFuture();
+      if (j != null) {
+        String name = idemKey(j.tenant(), j.idemKey());
+        idem = x.get(IDEM, name).compose(r -> x.get(USAGE, j.tenant()).map(u -> {
+          if (r.exists() && id.equals(r.text())) {
+            x.delete(IDEM, name);
+          }
+          Map<String, Long> live = liveOf(u);
+          if (live.remove(id) != null) {
+            writeUsage(x, j.tenant(), live);
+          }
+          return (Void) null;
+        }));
+      }
+      return idem.map(v -> {
+        x.delete(JOBS, id);
+        x.put(EXPIRING, id, StateCodec.bytes(new JsonObject().put("total", total).put("slices", slices).put("rows_from", 0L)
+            .put("slices_from", 0L)), Map.of("all", 0.0));
+        return (Void) null;
+      });
+    })).compose(v -> tables.transact(x -> {
+      x.delete(job(id), "job");
+      return Future.succeededFuture();
+    }));
+  }
+
+  private Future<Integer> removeAll(List<String> ids, int at, int removed, int max) {
+    if (at >= ids.size() || removed >= max) {
+      return Future.succeededFuture(removed);
+    }
+    // The job row again: a removal stopped between its record and the job's own delete.
+    return tables.transact(x -> {
+      x.delete(job(ids.get(at)), "job");
+      return Future.succeededFuture();
+    }).compose(v -> remove(ids.get(at), removed, max)).compose(n -> removeAll(ids, at + 1, n, max));
+  }
+
+  /**
+   * One chunk of an expiring job's rows and results (then of its slices) removed, and the progress
+   * kept in its removal record; again until none is left (the record then goes) or {@code max} keys
+   * were removed in this step.
+   */
+  private Future<Integer> remove(String id, int removed, int max) {
+    if (removed >= max) {
+      return Future.succeededFuture(removed);
+    }
+    return tables.read(x -> x.get(EXPIRING, id)).compose(r -> {
+      if (!r.exists()) {
+        return Future.succeededFuture(removed);
+      }
+      JsonObject p = StateCodec.json(r.body());
+      long total = p.getLong("total", 0L);
+      long slices = p.getLong("slices", 0L);
+      long rowsFrom = p.getLong("rows_from", 0L);
+      long slicesFrom = p.getLong("slices_from", 0L);
+      if (rowsFrom >= total && slicesFrom >= slices) {
+        return tables.transact(x -> {
+          x.delete(EXPIRING, id);
+          return Future.succeededFuture(removed);
+        });
+      }
+      boolean rows = rowsFrom < total;
+      long from = rows ? rowsFrom : slicesFrom;
+      long to = Math.min(rows ? total : slices, from + EXPIRE_CHUNK);
+      return tables.transact(x -> {
+        for (long i = from; i < to; i++) {
+          String k = Long.toString(i);
+          if (rows) {
+            x.delete(rows(id), k);
+            x.delete(results(id), k);
+          } else {
+            x.delete(slices(id), k);
+          }
+        }
+        return Future.succeededFuture();
+      }).compose(v -> tables.transact(x -> {
+        x.put(EXPIRING, id, StateCodec.bytes(p.copy().put(rows ? "rows_from" : "slices_from", to)), Map.of("all", 0.0));
+        return Future.succeededFuture();
+      })).compose(v -> remove(id, removed + (int) (to - from), max));
+    });
+  }
+
+  /**
+   * Each tenant's usage without jobs that have ended or are gone: a job whose end was stored but
+   * whose list entry was not (the store failed in between) would otherwise count for ever.
+   */
+  private Future<Void> repairUsage() {
+    return tables.read(x -> x.range(USAGE, "tenants", Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, 0, Integer.MAX_VALUE)
+        .compose(ts -> x.get(USAGE, ts.stream().map(Txn.Scored::key).toList()))).compose(rows -> {
+          Future<Void> all = Future.succeededFuture();
+          for (Row r : rows) {
+            for (String id : liveOf(r).keySet()) {
+              all = all.compose(v -> get(id)).compose(j -> BatchRules.live(j) ? Future.succeededFuture() : tables.transact(x -> x.get(USAGE,
+                  r.key()).map(u -> {
+                    Map<String, Long> live = liveOf(u);
+                    if (live.remove(id) != null) {
+                      writeUsage(x, r.key(), live);
+                    }
+                    return (Void) null;
+                  })));
+            }
+          }
+          return all;
+        });
+  }
+
+  @Override
+  public Future<Integer> indexEnded() {
+    return tables.read(x -> x.count(JOBS, "ended")).compose(n -> n > 0 ? Future.succeededFuture(0) : indexEndedFrom(0, 0));
+  }
+
+  private Future<Integer> indexEndedFrom(int offset, int listed) {
+    return tables.read(x -> x.range(JOBS, "created", Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, offset, STALE_SCAN))
+        .compose(ids -> {
+          Future<Integer> step = Future.succeededFuture(listed);
+          for (Txn.Scored id : ids) {
+            step = step.compose(n -> get(id.key()).compose(j -> j != null && j.finished() ? list(j).map(v -> n + 1)
+                : Future.succeededFuture(n)));
+          }
+          return ids.size() < STALE_SCAN ? step : step.compose(n -> indexEndedFrom(offset + STALE_SCAN, n));
+        });
+  }
+
   /**
    * Imports a job as an earlier release's layout stored it (the migration), with its state and
    * figures as they were: written when the id holds none, written again when an earlier import
@@ -462,13 +691,19 @@ final class BatchStore implements StateStore.Batches {
       return true;
     })).compose(written -> get(j.id()).compose(current -> {
       String name = idemKey(current.tenant(), current.idemKey());
-      return tables.transact(x -> x.get(IDEM, name).map(idem -> {
+      return tables.transact(x -> x.get(IDEM, name).compose(idem -> x.get(USAGE, current.tenant()).map(u -> {
         if (!idem.exists()) {
           x.put(IDEM, name, current.id().getBytes(StandardCharsets.UTF_8), Map.of());
         }
         x.put(JOBS, current.id(), current.tenant().getBytes(StandardCharsets.UTF_8), listing(current));
+        // A live job counts against its tenant's quota like one submitted here.
+        Map<String, Long> live = liveOf(u);
+        if (BatchRules.live(current) && !live.containsKey(current.id())) {
+          live.put(current.id(), current.total());
+          writeUsage(x, current.tenant(), live);
+        }
         return written;
-      }));
+      })));
     }));
   }
 

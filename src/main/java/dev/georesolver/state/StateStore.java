@@ -214,9 +214,32 @@ public interface StateStore {
 
     /**
      * Creates {@code job} (state {@code loading}) unless the tenant has one with its idem key; reply
-     * {@code {"created": bool, "job": BatchJob JSON}} (the existing job when not created).
+     * {@code {"created": bool, "job": BatchJob JSON}} (the existing job when not created). A fresh
+     * job that would take its tenant over {@code quota} (its live jobs, or the rows in them) is not
+     * created and nothing is written: the future fails with {@link BatchQuotaExceeded}, naming the
+     * bound and the tenant's use.
      */
-    Future<JsonObject> create(BatchJob job);
+    Future<JsonObject> create(BatchJob job, dev.georesolver.bus.BatchQuota quota);
+
+    /** {@link #create(BatchJob, dev.georesolver.bus.BatchQuota)} with no quota. */
+    default Future<JsonObject> create(BatchJob job) {
+      return create(job, dev.georesolver.bus.BatchQuota.UNLIMITED);
+    }
+
+    /**
+     * One step of expiry: jobs that ended more than {@code keepMs} ago are removed with their rows,
+     * results and slices (the job first, so it reads as absent at once; a removal stopped midway
+     * goes on at the next step), and each tenant's usage is cleared of jobs that ended. At most about
+     * {@code max} row keys per step; how many were removed (a step that removed {@code max} is
+     * followed by another).
+     */
+    Future<Integer> expire(long keepMs, int max);
+
+    /**
+     * Indexes the ended jobs by when they ended, once: jobs that ended before expiry existed were
+     * listed without it. Nothing when the index holds any job. How many were indexed.
+     */
+    Future<Integer> indexEnded();
 
     /** Stores rows of a loading job: {@code {"i", "row", "result"?}}; a row with a result counts as done. */
     Future<Void> append(String jobId, List<JsonObject> rows);
@@ -244,7 +267,8 @@ public interface StateStore {
     Future<Integer> failStaleLoading(long staleMs, String reason);
 
     /**
-     * Leases one slice with rows left to resolve, of the oldest open job, for {@code leaseMs}: free
+     * Leases one slice with rows left to resolve, of the open job whose tenant's turn it is (oldest
+     * first within a tenant), for {@code leaseMs}: free
      * slices and slices whose lease expired. Reply {@code {"job": BatchJob JSON, "slice": n, "rows":
      * [{"i", "row"}…]}} (rows without a result only), or null when none.
      */

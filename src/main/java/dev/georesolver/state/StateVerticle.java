@@ -15,6 +15,7 @@ import dev.georesolver.state.tables.Tables;
 import dev.georesolver.bus.Addresses;
 import dev.georesolver.bus.AuditBatch;
 import dev.georesolver.bus.BatchJob;
+import dev.georesolver.bus.BatchQuota;
 import dev.georesolver.bus.Caller;
 import dev.georesolver.bus.CacheWrites;
 import dev.georesolver.bus.DebtBatch;
@@ -51,9 +52,14 @@ import java.util.List;
  * with Redis it is an ordinary one.
  *
  * <p>It also watches the disk under the SQLite file: below {@code state.min_free_mb} new durable work
- * (debts, write-behind) is refused loudly — a log line naming the keys, the
- * {@code georesolver_state_refused_total} counter, {@code refusing} in its status — while
- * everything else goes on.
+ * (debts, write-behind, new batch jobs and their rows) is refused loudly — a log line naming the
+ * keys, the {@code georesolver_state_refused_total} counter, {@code refusing} in its status — and
+ * batch work pauses: no slice is leased and results are not written (the worker keeps them and
+ * tries again), so a job neither fails nor loses a row and goes on once there is room again.
+ * Everything else goes on.
+ *
+ * <p>Its housekeeping also removes batch jobs that ended more than {@code batch.keep_days} ago,
+ * with their rows and results.
  *
  * <p>Every request but the status and the node-local cache names its {@link Caller} in its
  * headers, and is answered only with what that caller may see: one tenant's audit records,
@@ -77,7 +83,20 @@ public final class StateVerticle extends VerticleBase {
   /** The largest page of the outbox served at once ({@link Addresses#MAX_PAGE}). */
   static final int MAX_PAGE = Addresses.MAX_PAGE;
 
+  /** How the free space under the state file is read: {@link #FILE_STORE}, or a test's stand-in. */
+  @FunctionalInterface
+  public interface FreeSpace {
+    /** Megabytes usable under {@code dir}. */
+    long freeMb(Path dir) throws IOException;
+  }
+
+  /** The file system's own figure. */
+  public static final FreeSpace FILE_STORE = d -> Files.getFileStore(d).getUsableSpace() / (1024 * 1024);
+
   private final Manifest manifest;
+  private FreeSpace freeSpace = FILE_STORE;
+  private long diskCheckMs = DISK_CHECK_MS;
+  private long housekeepingMs = HOUSEKEEPING_MS;
   private final String backend;
   private final String redisUrl;
   private final boolean withCache;
@@ -104,6 +123,18 @@ public final class StateVerticle extends VerticleBase {
     this.withCache = withCache;
     this.clock = clock;
     this.metrics = metrics;
+  }
+
+  /**
+   * Reads the free space with {@code probe} every {@code diskCheckMs} and runs housekeeping every
+   * {@code housekeepingMs} (defaults {@value #DISK_CHECK_MS} and {@value #HOUSEKEEPING_MS} ms): a
+   * test moves the disk and the clock without waiting. Before deploying.
+   */
+  public StateVerticle upkeep(FreeSpace probe, long diskCheckMs, long housekeepingMs) {
+    this.freeSpace = probe;
+    this.diskCheckMs = diskCheckMs;
+    this.housekeepingMs = housekeepingMs;
+    return this;
   }
 
   /**
@@ -149,11 +180,12 @@ public final class StateVerticle extends VerticleBase {
     });
   }
 
-  /** Removes done items past their keep and long-corrected answers, a slice at a time. */
+  /** Removes done items past their keep and long-corrected answers, a slice at a time; and expired batch jobs. */
   private void housekeeping() {
     if (store.tables().shared()) {
       failStaleLoading();
     }
+    expireBatches();
     store.housekeeping().onComplete(ar -> {
       if (ar.succeeded() && ar.result() >= TablesStore.PRUNE_SLICE) {
         housekeeping();
@@ -162,6 +194,36 @@ public final class StateVerticle extends VerticleBase {
       }
     });
   }
+
+  /**
+   * Removes batch jobs that ended more than {@code batch.keep_days} ago with their rows and results,
+   * a bounded step at a time, one after another while a step finds more. At most one run at a time.
+   */
+  private void expireBatches() {
+    if (expiring) {
+      return;
+    }
+    expiring = true;
+    expireStep(0);
+  }
+
+  private void expireStep(long removed) {
+    store.batches().expire(manifest.batch().keepMs(), TablesStore.PRUNE_SLICE).onComplete(ar -> {
+      if (ar.succeeded() && ar.result() >= TablesStore.PRUNE_SLICE) {
+        expireStep(removed + ar.result());
+        return;
+      }
+      expiring = false;
+      if (ar.failed()) {
+        log.warn("batch expiry failed (tried again at the next housekeeping): {}", String.valueOf(ar.cause().getMessage()));
+      } else if (removed + ar.result() > 0) {
+        log.info("batch expiry: removed {} row key(s) of jobs that ended more than {} days ago (batch.keep_days)",
+            removed + ar.result(), manifest.batch().keepDays());
+      }
+    });
+  }
+
+  private boolean expiring;
 
   /** Whether this backend needs the worker threading model (blocking JDBC). */
   public static boolean needsWorker(String backend) {
@@ -207,7 +269,7 @@ public final class StateVerticle extends VerticleBase {
       openTrails();
       if (dir != null) {
         checkDisk();
-        vertx.setPeriodic(DISK_CHECK_MS, id -> checkDisk());
+        vertx.setPeriodic(diskCheckMs, id -> checkDisk());
         if (withCache) {
           long bound = idem.maxEntries();
           vertx.setPeriodic(BOUND_MS, id -> pruneSteps(bound));
@@ -215,8 +277,14 @@ public final class StateVerticle extends VerticleBase {
       }
       // Whatever the level (a reload may turn it on), records already kept expire.
       vertx.setPeriodic(manifest.audit().retentionIntervalMs(), id -> retainAudit());
-      vertx.setPeriodic(HOUSEKEEPING_MS, id -> housekeeping());
+      vertx.setPeriodic(housekeepingMs, id -> housekeeping());
       vertx.setPeriodic(AuditGaps.RENEW_MS * 3, id -> sweepAuditSessions());
+      // Jobs that ended before expiry existed are indexed by when they ended, once; then expiry sees them.
+      s.batches().indexEnded().onSuccess(n -> {
+        if (n > 0) {
+          log.info("state store: {} ended batch job(s) indexed for expiry (batch.keep_days)", n);
+        }
+      });
       if (!s.tables().shared()) {
         // This process alone holds the state: a killed predecessor's slice leases are free at once.
         s.batches().releaseLeases().onSuccess(n -> {
@@ -316,7 +384,14 @@ public final class StateVerticle extends VerticleBase {
         m -> reply(m, b.find(m.body().getString("tenant"), m.body().getString("idem_key")).map(StateVerticle::jobJson)))));
     cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_CREATE, forTenant(m -> m.body().getString("tenant"), m -> {
       if (!refuseBatch(m)) {
-        reply(m, b.create(BatchJob.fromJson(m.body())));
+        b.create(BatchJob.fromJson(m.body()), BatchQuota.fromJson(m.body().getJsonObject("quota"))).onComplete(ar -> {
+          if (ar.failed() && ar.cause() instanceof BatchQuotaExceeded q) {
+            m.fail(FailureCode.REFUSED.code(), new JsonObject().put("title", "Quota exceeded").put("status", 429)
+                .put("detail", q.getMessage()).put("retry_after_s", 60).encode());
+            return;
+          }
+          reply(m, ar.succeeded() ? Future.succeededFuture(ar.result()) : Future.failedFuture(ar.cause()));
+        });
       }
     })));
     cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_APPEND, acrossTenants(m -> {
@@ -334,13 +409,21 @@ public final class StateVerticle extends VerticleBase {
         j == null ? Future.succeededFuture(null) : b.cancel(j.id()).map(StateVerticle::jobJson)))));
     cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_FAIL, acrossTenants(m -> reply(m, b.fail(m.body().getString("job"),
         String.valueOf(m.body().getString("reason", "failed"))).map(StateVerticle::jobJson)))));
-    cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_LEASE, acrossTenants(m -> reply(m, b.lease(m.body().getString("owner"),
-        m.body().getLong("lease_ms", 30_000L))))));
+    // Disk nearly full: batch work pauses (no slice leased, no result written; the worker keeps its results).
+    cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_LEASE, acrossTenants(m -> reply(m, refusing
+        ? Future.succeededFuture(null) : b.lease(m.body().getString("owner"), m.body().getLong("lease_ms", 30_000L))))));
     cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_RENEW, acrossTenants(m -> reply(m, b.renew(m.body().getString("owner"),
         m.body().getString("job"), m.body().getInteger("slice"), m.body().getLong("lease_ms", 30_000L))
         .map(held -> new JsonObject().put("held", held))))));
-    cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_RECORD, acrossTenants(m -> reply(m, b.record(m.body().getString("job"),
-        objects(m.body().getJsonArray("results"))).map(StateVerticle::jobJson)))));
+    cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_RECORD, acrossTenants(m -> {
+      if (refusing) {
+        // Not counted as refused: the results are not lost; the worker keeps them and writes them once there is room.
+        m.fail(FailureCode.STORE_UNAVAILABLE.code(), "disk nearly full (below state.min_free_mb): batch results are kept by the "
+            + "worker and written once there is room");
+        return;
+      }
+      reply(m, b.record(m.body().getString("job"), objects(m.body().getJsonArray("results"))).map(StateVerticle::jobJson));
+    })));
     cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_FINISH, acrossTenants(m -> reply(m, b.finishSlice(m.body().getString("owner"),
         m.body().getString("job"), m.body().getInteger("slice")).map(v -> new JsonObject())))));
     cs.add(bus.<JsonObject>consumer(Addresses.STATE_BATCHES_PAGE, m -> ownJob(m, b, (c, j) -> {
@@ -436,8 +519,8 @@ public final class StateVerticle extends VerticleBase {
 
   /**
    * New batch jobs and their rows are durable work like debts: below {@code state.min_free_mb} they
-   * are refused (507 with Retry-After for the upload; a job loading fails with its reason), while
-   * results of running jobs are still written.
+   * are refused (507 with Retry-After for the upload; a job loading fails with its reason). Jobs
+   * already accepted pause instead (see the lease and record consumers).
    */
   private boolean refuseBatch(Message<JsonObject> m) {
     if (!refusing) {
@@ -641,7 +724,7 @@ public final class StateVerticle extends VerticleBase {
 
   private void checkDisk() {
     try {
-      freeMb = Files.getFileStore(dir).getUsableSpace() / (1024 * 1024);
+      freeMb = freeSpace.freeMb(dir);
     } catch (IOException e) {
       log.warn("state store: cannot read the free space under {}: {}", dir, e.getMessage());
       return;
@@ -650,8 +733,8 @@ public final class StateVerticle extends VerticleBase {
     if (low != refusing) {
       refusing = low;
       if (low) {
-        log.error("state store: disk nearly full under {} ({} MB free < state.min_free_mb {}): new debts and write-behind are REFUSED; "
-            + "resolution goes on", dir, freeMb, manifest.state().minFreeMb());
+        log.error("state store: disk nearly full under {} ({} MB free < state.min_free_mb {}): new debts, write-behind and batch "
+            + "jobs are REFUSED and running batch jobs pause; resolution goes on", dir, freeMb, manifest.state().minFreeMb());
       } else {
         log.info("state store: disk space back ({} MB free): accepting new durable work again", freeMb);
       }

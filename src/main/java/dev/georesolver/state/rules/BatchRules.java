@@ -1,8 +1,10 @@
 package dev.georesolver.state.rules;
 
 import dev.georesolver.bus.BatchJob;
+import dev.georesolver.bus.BatchQuota;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * Every decision about a batch job's state and figures, for every backend. Pure and thread-safe.
@@ -18,6 +20,10 @@ import java.util.List;
  *   <li><b>Counts</b>: a row's first result counts once, by its status ({@link #tally}); a second
  *       result for a row is ignored (a slice taken over after its lease ended never counts a row
  *       twice).
+ *   <li><b>Quotas</b>: a tenant's live jobs and the rows in them are bounded ({@link #overQuota}, bounds {@link BatchQuota});
+ *       a job counts from its creation until it ends ({@link #live}).
+ *   <li><b>Expiry</b>: a job that ended more than {@code keep_days} ago is removed with its rows and
+ *       results ({@link #expired}).
  *   <li><b>Slices</b> of {@code slice_rows} rows are leased: a slice with rows left whose lease ended
  *       is claimable ({@link #claimable}); only its holder renews it while the job is open.
  * </ul>
@@ -119,6 +125,40 @@ public final class BatchRules {
       out.addAll(byTenant.get(t));
     }
     return out;
+  }
+
+  /** Whether a job counts against its tenant's quota: until it has ended. */
+  public static boolean live(BatchJob j) {
+    return j != null && !j.finished();
+  }
+
+  /**
+   * Why a tenant whose live jobs hold {@code liveRows} (rows by job id) may not submit a job of
+   * {@code rows} more rows under {@code q}, naming the bound and the current use; null when it may.
+   */
+  public static String overQuota(String tenant, Map<String, Long> liveRows, BatchQuota q, long rows) {
+    long jobs = liveRows.size();
+    long held = 0;
+    for (long r : liveRows.values()) {
+      held += r;
+    }
+    if (jobs + 1 > q.maxJobs()) {
+      return "tenant " + tenant + " has " + jobs + " live batch job(s) (loading, queued or running) and may have at most "
+          + q.maxJobs() + " (" + q.jobsKey() + "): wait until one ends, or cancel one";
+    }
+    if (held + rows > q.maxRows()) {
+      return "tenant " + tenant + "'s live batch jobs hold " + held + " row(s) and this file has " + rows + ": more than the "
+          + q.maxRows() + " it may hold (" + q.rowsKey() + "): wait until a job ends, or cancel one";
+    }
+    return null;
+  }
+
+  /**
+   * Whether a job has been kept long enough at {@code nowMs} to be removed with its rows and
+   * results: it ended more than {@code keepMs} ago. A job that has not ended is never removed.
+   */
+  public static boolean expired(BatchJob j, long nowMs, long keepMs) {
+    return j.finished() && j.finishedAtMs() != null && nowMs - j.finishedAtMs() > keepMs;
   }
 
   /** Whether a submission with an existing job's idem key gets that job back; false for a failed one (a fresh job is made). */

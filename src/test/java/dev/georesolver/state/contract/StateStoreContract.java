@@ -4,6 +4,7 @@ import dev.georesolver.audit.CanonicalJson;
 import dev.georesolver.state.rules.AuditGaps;
 import dev.georesolver.bus.AuditEvent;
 import dev.georesolver.bus.BatchJob;
+import dev.georesolver.bus.BatchQuota;
 import dev.georesolver.bus.CacheWrites;
 import dev.georesolver.bus.Debt;
 import dev.georesolver.bus.IndexEntry;
@@ -14,9 +15,12 @@ import dev.georesolver.bus.ResolveResult;
 import dev.georesolver.bus.Settled;
 import dev.georesolver.bus.StoredAnswer;
 import dev.georesolver.state.AuditReader;
+import dev.georesolver.state.BatchQuotaExceeded;
 import dev.georesolver.state.StateStore;
 import dev.georesolver.state.TablesStore;
 import dev.georesolver.state.rules.OutboxRetention;
+import dev.georesolver.state.tables.Row;
+import dev.georesolver.state.tables.Table;
 import dev.georesolver.support.FakeClock;
 import dev.georesolver.support.OnContext;
 import io.vertx.core.Future;
@@ -498,6 +502,117 @@ public abstract class StateStoreContract {
     call(() -> store.batches().create(job("new", ns, "key:2")));
     call(() -> store.batches().create(job("theirs", ns + "x", "key:3")));
     assertThat(call(() -> store.batches().list(ns, 10))).extracting(BatchJob::id).containsExactly(ns + "new", ns + "old");
+  }
+
+  BatchJob jobOf(String name, String tenant, long total) {
+    return new BatchJob(ns + name, tenant, "key:" + name, BatchJob.LOADING, new JsonObject().put("intent", "describe")
+        .put("slice_rows", 2), total, 0, 0, 0, 0, 0, now(), null, null);
+  }
+
+  /** Whether the backend still holds row {@code key} of a job's {@code table} ({@code rows}, {@code results}, {@code slices}). */
+  boolean stored(String jobId, String table, String key) {
+    Row r = on.await(() -> store.tables().read(x -> x.get(Table.of("batch:" + jobId, table), key)));
+    return r.exists();
+  }
+
+  /** The store's refusal of a create, or null when it created the job. */
+  Throwable refusal(BatchJob j, BatchQuota q) {
+    try {
+      call(() -> store.batches().create(j, q));
+      return null;
+    } catch (RuntimeException e) {
+      return e;
+    }
+  }
+
+  @Test
+  @DisplayName("a tenant's live jobs and their rows are bounded; over quota nothing is written; an ended job frees its place")
+  void quotasBoundLiveJobsAndRows() {
+    BatchQuota two = new BatchQuota(2, 10, "batch.tenant_max_live_jobs", "batch.tenant_max_live_rows");
+    assertThat(refusal(jobOf("q1", ns, 4), two)).isNull();
+    assertThat(refusal(jobOf("q2", ns, 4), two)).isNull();
+    assertThat(refusal(jobOf("other", ns + "x", 4), two)).as("another tenant's quota is its own").isNull();
+    Throwable jobs = refusal(jobOf("q3", ns, 1), two);
+    assertThat(jobs).isInstanceOf(BatchQuotaExceeded.class);
+    assertThat(jobs.getMessage()).contains("has 2 live batch job(s)", "at most 2", "batch.tenant_max_live_jobs");
+    assertThat(call(() -> store.batches().get(ns + "q3"))).as("a refused job is not stored").isNull();
+    assertThat(call(() -> store.batches().find(ns, "key:q3"))).isNull();
+    assertThat(call(() -> store.batches().list(ns, 10))).extracting(BatchJob::id).containsExactlyInAnyOrder(ns + "q1", ns + "q2");
+
+    call(() -> store.batches().cancel(ns + "q1"));
+    assertThat(refusal(jobOf("q3", ns, 4), two)).as("a cancelled job no longer counts").isNull();
+    Throwable rows = refusal(jobOf("q4", ns, 3), new BatchQuota(5, 10, "a", "tenants[" + ns + "].batch_max_live_rows"));
+    assertThat(rows).isInstanceOf(BatchQuotaExceeded.class);
+    assertThat(rows.getMessage()).contains("hold 8 row(s)", "this file has 3", "tenants[" + ns + "].batch_max_live_rows");
+    // A job that ends done (every row resolved) frees its rows too.
+    call(() -> store.batches().append(ns + "q2", List.of(row(0, null), row(1, null), row(2, null), row(3, null))));
+    call(() -> store.batches().seal(ns + "q2", 4, new JsonArray().add("address")));
+    call(() -> store.batches().record(ns + "q2", List.of(result(0, "resolved"), result(1, "resolved"), result(2, "resolved"),
+        result(3, "resolved"))));
+    assertThat(refusal(jobOf("q4", ns, 3), new BatchQuota(5, 10, "a", "b"))).isNull();
+  }
+
+  @Test
+  @DisplayName("jobs that ended more than keep_days ago are removed with their rows, results and name; live and recent ones stay")
+  void endedJobsExpire() {
+    long keep = 7L * 86_400_000L;
+    BatchJob old = jobOf("old", ns, 5);
+    BatchJob live = jobOf("live", ns, 2);
+    for (BatchJob j : List.of(old, live)) {
+      call(() -> store.batches().create(j));
+      call(() -> store.batches().append(j.id(), List.of(row(0, null), row(1, null))));
+    }
+    call(() -> store.batches().append(old.id(), List.of(row(2, null), row(3, null), row(4, null))));
+    call(() -> store.batches().seal(old.id(), 5, new JsonArray().add("address")));
+    call(() -> store.batches().record(old.id(), List.of(result(0, "resolved"), result(1, "refused"))));
+    call(() -> store.batches().cancel(old.id()));
+    call(() -> store.batches().seal(live.id(), 2, new JsonArray().add("address")));
+    clock.advanceMs(keep - 86_400_000L);
+    BatchJob recent = jobOf("recent", ns, 1);
+    call(() -> store.batches().create(recent));
+    call(() -> store.batches().cancel(recent.id()));
+    clock.advanceMs(86_400_000L);
+    call(() -> store.batches().expire(keep, 5_000));
+    assertThat(call(() -> store.batches().get(old.id()))).as("ended exactly keep_days ago: kept").isNotNull();
+
+    clock.advanceMs(1);
+    call(() -> store.batches().expire(keep, 5_000));
+    assertThat(call(() -> store.batches().get(old.id()))).as("ended more than keep_days ago").isNull();
+    assertThat(call(() -> store.batches().find(ns, "key:old"))).isNull();
+    assertThat(call(() -> store.batches().page(old.id(), 0, 10))).isEmpty();
+    assertThat(List.of(stored(old.id(), "rows", "0"), stored(old.id(), "rows", "4"), stored(old.id(), "results", "0"),
+        stored(old.id(), "slices", "0"))).as("its rows, results and slices").containsOnly(false);
+    assertThat(call(() -> store.batches().list(ns, 10))).extracting(BatchJob::id).containsExactlyInAnyOrder(live.id(), recent.id());
+    assertThat(call(() -> store.batches().get(live.id())).state()).as("a job that has not ended is never removed")
+        .isEqualTo(BatchJob.QUEUED);
+    assertThat(call(() -> store.batches().create(jobOf("old", ns, 5))).getBoolean("created"))
+        .as("the same content again is a fresh job").isTrue();
+  }
+
+  @Test
+  @DisplayName("a large expired job goes a bounded step at a time, and reads as absent from the first step")
+  void expiryIsBounded() {
+    BatchJob big = jobOf("big", ns, 2_500);
+    call(() -> store.batches().create(big));
+    List<JsonObject> rows = new ArrayList<>();
+    for (int i = 0; i < 2_500; i++) {
+      rows.add(row(i, null));
+    }
+    call(() -> store.batches().append(big.id(), rows));
+    call(() -> store.batches().seal(big.id(), 2_500, new JsonArray().add("address")));
+    call(() -> store.batches().cancel(big.id()));
+    clock.advanceMs(2_000);
+    int first = call(() -> store.batches().expire(1_000, 1_000));
+    assertThat(first).isGreaterThanOrEqualTo(1_000);
+    assertThat(call(() -> store.batches().get(big.id()))).isNull();
+    assertThat(stored(big.id(), "rows", "2499")).as("not yet removed").isTrue();
+    int steps = 1;
+    while (call(() -> store.batches().expire(1_000, 1_000)) >= 1_000) {
+      steps++;
+    }
+    assertThat(steps).isGreaterThan(1);
+    assertThat(List.of(stored(big.id(), "rows", "0"), stored(big.id(), "rows", "1999"), stored(big.id(), "rows", "2499"),
+        stored(big.id(), "slices", "1249"))).containsOnly(false);
   }
 
   // ---- the audit trail ---------------------------------------------------------------------------
