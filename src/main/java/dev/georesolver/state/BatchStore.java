@@ -550,7 +550,7 @@ final class BatchStore implements StateStore.Batches {
   private Future<Void> startRemoval(String id, BatchJob j) {
     long total = j == null ? 0 : j.total();
     long slices = j == null ? 0 : BatchRules.slices(total, j.sliceRows());
-    return tables.read(x -> x.get(JOBS, id)).compose(entry -> tables.transact(x -> {
+    return tables.transact(x -> {
       Future<Void> idem = Future.succeededFuture();
       if (j != null) {
         String name = idemKey(j.tenant(), j.idemKey());
@@ -565,13 +565,16 @@ final class BatchStore implements StateStore.Batches {
           return (Void) null;
         }));
       }
-      return idem.map(v -> {
+      return idem.compose(v -> x.get(EXPIRING, id)).map(under -> {
         x.delete(JOBS, id);
-        x.put(EXPIRING, id, StateCodec.bytes(new JsonObject().put("total", total).put("slices", slices).put("rows_from", 0L)
-            .put("slices_from", 0L)), Map.of("all", 0.0));
+        // Another resolver sharing the store may have begun this removal: its record (and progress) stays.
+        if (!under.exists()) {
+          x.put(EXPIRING, id, StateCodec.bytes(new JsonObject().put("total", total).put("slices", slices).put("rows_from", 0L)
+              .put("slices_from", 0L)), Map.of("all", 0.0));
+        }
         return (Void) null;
       });
-    })).compose(v -> tables.transact(x -> {
+    }).compose(v -> tables.transact(x -> {
       x.delete(job(id), "job");
       return Future.succeededFuture();
     }));
