@@ -176,7 +176,7 @@ public final class AuditBuffer {
   private Future<Object> session(String op) {
     JsonObject body = new JsonObject().put("session", session).put("op", op).put("at_most", buffer.max());
     Future<Object> sent = lastSession.transform(x -> vertx.eventBus().request(Addresses.STATE_AUDIT_SESSION, body,
-        Caller.SYSTEM.on(Node.of(vertx).to(Addresses.STATE_AUDIT_SESSION).setSendTimeout(10_000))).map(m -> m.body()));
+        Caller.SYSTEM.on(Node.of(vertx).to(Addresses.STATE_AUDIT_SESSION).setSendTimeout(3_000))).map(m -> m.body()));
     lastSession = sent;
     return sent;
   }

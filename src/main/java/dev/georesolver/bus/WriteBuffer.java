@@ -44,6 +44,8 @@ public final class WriteBuffer<T> {
   private boolean inFlight;
   private long refusedSinceLog;
   private long failures;
+  /** Whether the last write found no store listening at all (it stopped, or never ran). */
+  private boolean noStore;
 
   /**
    * @param name what it buffers, for logs ({@code debts}, {@code cache})
@@ -138,7 +140,8 @@ public final class WriteBuffer<T> {
 
   /**
    * Hands over everything waiting now, retrying failed writes, for at most {@code withinMs}: the
-   * records still waiting when it gave up (0 when all were written). For a clean stop.
+   * records still waiting when it gave up (none when all were written). It gives up at once when
+   * no store listens any more (it stopped first). For a clean stop.
    */
   public Future<List<T>> drain(long withinMs) {
     Promise<List<T>> done = Promise.promise();
@@ -151,7 +154,7 @@ public final class WriteBuffer<T> {
   private void poll(Promise<List<T>> done, long untilNanos) {
     if (pending.isEmpty() && !inFlight) {
       done.complete(List.of());
-    } else if (System.nanoTime() - untilNanos >= 0) {
+    } else if (System.nanoTime() - untilNanos >= 0 || (noStore && !inFlight)) {
       done.complete(List.copyOf(pending));
     } else {
       if (!inFlight) {
@@ -185,6 +188,8 @@ public final class WriteBuffer<T> {
     // The resolver's own write, across tenants (the chain's audit and debts, the write-behind).
     vertx.eventBus().request(address, message.apply(batch), Caller.SYSTEM.on(dev.georesolver.bus.Node.of(vertx).to(address).setSendTimeout(10_000))).onComplete(ar -> {
       inFlight = false;
+      noStore = ar.failed() && ar.cause() instanceof io.vertx.core.eventbus.ReplyException re
+          && re.failureType() == io.vertx.core.eventbus.ReplyFailure.NO_HANDLERS;
       if (ar.failed()) {
         int room = Math.max(0, max - pending.size());
         List<T> kept = batch.size() > room ? batch.subList(0, room) : batch;

@@ -200,6 +200,52 @@ public final class CountryNames {
     return area(countries, regions);
   }
 
+  /**
+   * The first-level divisions (GeoNames codes, {@code US.ME}) a region as a provider states it can
+   * mean inside {@code countryCode}: by name or alternate form ({@code Maine}, {@code Île-de-France}),
+   * or by the code's own part ({@code ME}, {@code US-ME}); empty when the name is no known division
+   * of that country (a provider's name in another language, a county), so a caller can tell "another
+   * region" from "not known".
+   */
+  public Set<String> regionCodes(String name, String countryCode) {
+    if (name == null || name.isBlank() || countryCode == null) {
+      return Set.of();
+    }
+    int[] countries = countriesByCode.get(TextFold.fold(countryCode));
+    if (countries == null) {
+      return Set.of();
+    }
+    Set<String> out = new TreeSet<>();
+    int[] byName = regions(areaKey(TextFold.fold(name)), countries);
+    if (byName != null) {
+      for (int r : byName) {
+        out.add(regionCode[r]);
+      }
+    }
+    // "ME", "US-ME" (ISO 3166-2) or "US.ME": the part after the country, as GeoNames codes it.
+    String code = name.trim().toUpperCase(java.util.Locale.ROOT);
+    int dash = Math.max(code.indexOf('-'), code.indexOf('.'));
+    String own = dash > 0 ? code.substring(dash + 1) : code;
+    if (own.length() <= 3 && !own.isEmpty()) {
+      for (int r = 0; r < regionCode.length; r++) {
+        if (contains(countries, regionCountry[r]) && regionCode[r].endsWith("." + own)) {
+          out.add(regionCode[r]);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The English name of first-level division {@code code} ({@code US.MO} → {@code Missouri}), or null when there is none. */
+  public String regionNameOf(String code) {
+    for (int r = 0; r < regionCode.length; r++) {
+      if (regionCode[r].equals(code)) {
+        return regionName[r];
+      }
+    }
+    return null;
+  }
+
   // ---- package-private: the tables, for the gazetteer ----
 
   int countryCount() {

@@ -29,6 +29,11 @@ import java.util.TreeSet;
  *   <li><b>Outside</b>: a hit whose country code (stated by the provider, or inferred from a point
  *       inside a city) is none the query can mean is not served: the walk asks the next rung. A hit
  *       whose country is unknown is served.
+ *   <li><b>Outside the region</b>: when the query names a first-level division ({@code Springfield,
+ *       Illinois}) and the hit, in that division's country, states (or its point infers) a region
+ *       that is another known division of the same country ({@code Missouri}), it is not served
+ *       either. A region the gazetteer does not know as a division of that country (a name in
+ *       another language, a county) is served: only a known other division is evidence.
  * </ul>
  *
  * <p>Pure: lookups in the immutable gazetteer take microseconds, so it runs on the event loop.
@@ -114,7 +119,33 @@ public final class CountryCheck {
     if (asked.namesCountry() && cc != null && inside && !asked.allowsCountry(cc)) {
       return new Outside("answered in " + cc + "; the query names " + String.join(" or ", new TreeSet<>(asked.countryCodes())));
     }
+    String region = a.get(Component.REGION);
+    if (inside && region != null && cc != null && !asked.regionCodes().isEmpty()) {
+      String otherRegion = otherRegion(asked, region, cc);
+      if (otherRegion != null) {
+        return new Outside("answered in " + otherRegion + "; the query names " + String.join(" or ", new TreeSet<>(asked.regionNames())));
+      }
+    }
     return new Served(hit, inferred);
+  }
+
+  /**
+   * The hit's region when it is a known division of a country the asked regions lie in and none of
+   * them; null when it is one of them, unknown, or in a country no asked region is in.
+   */
+  private String otherRegion(AskedArea asked, String region, String countryCode) {
+    String cc = countryCode.trim().toUpperCase(java.util.Locale.ROOT);
+    boolean sameCountry = asked.regionCodes().stream().anyMatch(r -> r.startsWith(cc + "."));
+    if (gazetteer == null || !sameCountry) {
+      return null;
+    }
+    java.util.Set<String> codes = gazetteer.countryNames().regionCodes(region, cc);
+    if (codes.isEmpty() || codes.stream().anyMatch(asked.regionCodes()::contains)) {
+      return null;
+    }
+    TreeSet<String> names = new TreeSet<>();
+    codes.forEach(c -> names.add(java.util.Objects.requireNonNullElse(gazetteer.countryNames().regionNameOf(c), c)));
+    return String.join(" or ", names) + " (" + String.join(" or ", new TreeSet<>(codes)) + ")";
   }
 
   private static boolean validPoint(Hit h) {

@@ -63,7 +63,7 @@ public final class Notices {
    *   <li>{@code not_found}: every rung visited answered and found nothing (do not retry soon);
    *   <li>{@code budget_exhausted}: a rung was skipped or cut off for lack of time (a larger
    *       budget may help);
-   *   <li>{@code not_found_where_asked}: a rung answered only outside the country the query names
+   *   <li>{@code not_found_where_asked}: a rung answered only outside the country (or region) the query names
    *       and no rung answered in it; or the rungs that answered found nothing, but others could
    *       not be asked (retrying later may help);
    *   <li>{@code no_rung_available}: every rung failed or was unavailable.
@@ -113,7 +113,7 @@ public final class Notices {
       case "no_match" -> "found nothing";
       case "out_of_bbox" -> "found nothing inside the bbox";
       case "rejected" -> "rejected the input";
-      case CountryCheck.OUTSIDE -> "answered only outside the country asked";
+      case CountryCheck.OUTSIDE -> "answered only outside the country or region asked";
       case "skipped_admission" -> "was skipped for lack of time";
       case "deadline" -> "ran out of time";
       case "skipped_breaker_open" -> "was not asked (breaker open)";

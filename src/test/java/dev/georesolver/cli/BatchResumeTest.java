@@ -62,7 +62,11 @@ class BatchResumeTest {
   }
 
   private static Process batchProcess(Path out) throws IOException {
-    List<String> cmd = new ArrayList<>(List.of(ResolverProcess.javaBin(), "-Xmx256m", "-cp", ResolverProcess.mainClasspath(),
+    // SIGINT at its default whatever this JVM inherited: a job started in the background of a
+    // non-interactive shell (nohup, some CI runners) ignores it, the JVM keeps that, and the test's
+    // Ctrl-C would then not reach the command.
+    List<String> cmd = new ArrayList<>(List.of("perl", "-e", "$SIG{INT} = 'DEFAULT'; exec @ARGV or die \"exec: $!\\n\"",
+        ResolverProcess.javaBin(), "-Xmx256m", "-cp", ResolverProcess.mainClasspath(),
         "dev.georesolver.cli.Main", "batch", input.toString(), "-o", out.toString(), "--manifest", manifest.toString(),
         "--concurrency", "" + CONCURRENCY, "--progress", "lines"));
     return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve(out.getFileName() + ".log").toFile()).start();

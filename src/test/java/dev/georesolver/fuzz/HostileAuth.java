@@ -133,8 +133,8 @@ final class HostileAuth {
         yield request(i, "aimed: " + method + " admin route, key " + sent, method, path, h, sent);
       }
       case 2 -> request(i, "aimed: another tenant's feed, key " + sent, "GET",
-          (r.nextBoolean() ? "/v1/corrections" : "/v1/audit") + "?tenant=" + (r.nextBoolean() ? "beta" : "root") + "&after="
-              + r.nextInt(), h, sent);
+          new String[] {"/v1/corrections", "/v1/audit", "/v1/batches"}[r.nextInt(3)] + "?tenant=" + (r.nextBoolean() ? "beta" : "root")
+              + "&after=" + r.nextInt(), h, sent);
       case 3 -> request(i, "aimed: an intent the tenant may not use, key " + sent, "GET",
           "/v1/geocode?intent=contain&q=" + r.nextInt(100_000) + "+Main+Street%2C+Lyon%2C+France", h, sent);
       case 4 -> {

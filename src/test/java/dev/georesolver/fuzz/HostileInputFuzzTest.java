@@ -414,6 +414,16 @@ class HostileInputFuzzTest {
     if (!c.sent().admin() && ok && (path.startsWith("/admin") || path.startsWith("/v1/reconcile") || path.equals("/manifest"))) {
       run.fail(seed, c, "an admin route answered a key that is not an admin's", shown);
     }
+    // The admin tenant's own data (its audit records, corrections, batches) carry its id: no other key may see it.
+    if (!c.sent().admin() && ok && r.body().contains("\"tenant\":\"root\"")) {
+      run.fail(seed, c, "another tenant's data answered a key that is not an admin's", shown);
+    }
+    if (!c.sent().admin() && ok && c.path().contains("tenant=root") && (path.startsWith("/v1/corrections") || path.startsWith("/v1/audit"))) {
+      run.fail(seed, c, "a request for another tenant's partition was answered", shown);
+    }
+    if (r.body().contains("walked_by")) {
+      run.fail(seed, c, "a stored answer's walking tenant is shown", shown);
+    }
     if (r.status() == 401 && !compatible(path) && r.header("www-authenticate") == null) {
       run.fail(seed, c, "a 401 without WWW-Authenticate", shown);
     }

@@ -98,7 +98,7 @@ class Issue24CountryConstraintTest {
     JsonObject j = s.geocode("Wallis, Wallis & Futuna").await().bodyAsJsonObject();
     assertThat(j.getString("status")).as(j.encode()).isEqualTo("refused");
     assertThat(j.getString("reason")).isEqualTo("not_found_where_asked");
-    assertThat(j.getString("notice")).contains("answered only outside the country asked");
+    assertThat(j.getString("notice")).contains("answered only outside the country or region asked");
   }
 
   @Test
