@@ -170,22 +170,21 @@ class Issue23AuditGapsTest {
       }
     });
     down.set(false);
-    eventually(10, () -> report("acme").records() + report("beta").records() >= 8);
+    eventually(10, () -> report("acme").gaps().records() > 0);
 
     AuditReader.Report acme = report("acme");
     AuditReader.Report beta = report("beta");
     assertThat(acme.ok()).isTrue();
     assertThat(beta.ok()).isTrue();
-    // acme 3-7 went out as a full batch and failed; by then acme 8-9 and beta 10-12 filled the buffer, so
-    // the failed batch found no room to be kept: five of acme's records were refused.
-    assertThat(acme.gaps()).isEqualTo(new AuditGaps.Tally(1, 5, 0, 0));
-    assertThat(beta.complete()).isTrue();
-    assertThat(beta.records()).isEqualTo(3);
-    assertThat(acme.records()).as("two before, two kept, one gap record").isEqualTo(5);
-    JsonObject gap = records("acme").getJsonObject(4);
-    assertThat(gap.getString("kind")).isEqualTo("gap");
+    // Every record offered is either in a chain or counted by a gap record of its tenant (which
+    // records the buffer refused depends on when its flushes ran).
+    long kept = acme.records() - acme.gaps().records() + beta.records() - beta.gaps().records();
+    assertThat(kept + acme.gaps().missing() + beta.gaps().missing()).isEqualTo(12);
+    assertThat(acme.gaps().missing() + beta.gaps().missing()).as("the buffer holds " + BUFFER).isGreaterThanOrEqualTo(2);
+    JsonObject gap = records("acme").stream().map(o -> (JsonObject) o).filter(r -> "gap".equals(r.getString("kind"))).findFirst()
+        .orElseThrow();
     assertThat(gap.getString("cause")).isEqualTo(AuditGaps.BUFFER_FULL);
-    assertThat(gap.getLong("count")).isEqualTo(5);
+    assertThat(gap.getLong("count")).isEqualTo(acme.gaps().missing());
     assertThat(gap.getLong("from_ts_ms")).isLessThanOrEqualTo(gap.getLong("to_ts_ms"));
   }
 
