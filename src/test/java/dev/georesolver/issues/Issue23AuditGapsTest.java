@@ -44,6 +44,8 @@ class Issue23AuditGapsTest {
 
   private final FakeClock clock = new FakeClock();
   private final AtomicBoolean down = new AtomicBoolean();
+  /** Appends the store refused while {@link #down}. */
+  private final java.util.concurrent.atomic.AtomicInteger failedAppends = new java.util.concurrent.atomic.AtomicInteger();
   private OnContext on;
   private SqliteTables tables;
   private TablesStore store;
@@ -63,6 +65,7 @@ class Issue23AuditGapsTest {
     on.await(() -> {
       appendConsumer = on.vertx().eventBus().<AuditBatch>consumer(Addresses.STATE_AUDIT_APPEND, m -> {
         if (down.get()) {
+          failedAppends.incrementAndGet();
           m.fail(FailureCode.STORE_UNAVAILABLE.code(), "disk nearly full");
         } else {
           store.audit().append(m.body().events()).onComplete(ar -> m.reply(ar.result()));
@@ -169,6 +172,9 @@ class Issue23AuditGapsTest {
         b.offer("beta", degraded(i));
       }
     });
+    // The fifth record sent a full batch at once; the store stays down until it has refused that
+    // batch, which by then finds the buffer full again (records 8-12), so records 3-7 are refused.
+    eventually(10, () -> failedAppends.get() > 0);
     down.set(false);
     eventually(10, () -> report("acme").gaps().records() > 0);
 
