@@ -23,9 +23,18 @@ import io.vertx.core.json.JsonObject;
  *     {@code replay_age_s}) and nothing of the walk; null for a delivery already rendered (read back
  *     from its JSON), shown as it is
  * @param atMs when this delivery happened, epoch ms
+ * @param ageHidden for a delivery already rendered ({@code viewer} null): whether it showed its replay
+ *     without {@code replay_age_s} (it was rendered for another tenant than the walk's), so it stays so;
+ *     false otherwise (a live delivery decides from {@code viewer})
  */
 public record Redelivery(StoredAnswer answer, String intent, String traceId, long elapsedMs, Long replayAgeS,
-                         boolean coalesced, String viewer, long atMs) implements ResolveReply {
+                         boolean coalesced, String viewer, long atMs, boolean ageHidden) implements ResolveReply {
+
+  /** A live delivery to {@code viewer}'s request, which decides what it shows. */
+  public Redelivery(StoredAnswer answer, String intent, String traceId, long elapsedMs, Long replayAgeS, boolean coalesced,
+      String viewer, long atMs) {
+    this(answer, intent, traceId, elapsedMs, replayAgeS, coalesced, viewer, atMs, false);
+  }
 
   @Override
   public String status() {
@@ -60,7 +69,7 @@ public record Redelivery(StoredAnswer answer, String intent, String traceId, lon
   /** The result JSON: delivery fields first, then the stored bytes. */
   @Override
   public Buffer toBuffer() {
-    return answer.withDelivery(viewer, atMs, intent, traceId, elapsedMs, replayAgeS, coalesced);
+    return answer.withDelivery(viewer, atMs, intent, traceId, elapsedMs, replayAgeS, ageHidden, coalesced);
   }
 
   /**
@@ -69,9 +78,11 @@ public record Redelivery(StoredAnswer answer, String intent, String traceId, lon
    */
   public static Redelivery fromJson(JsonObject j) {
     Long age = j.getLong("replay_age_s");
+    // A replay shown without its age is still a replay (metrics, debts and the fallback log read
+    // replayAgeS as "this was a replay"); its age was not shown, so it is not known here.
     boolean ageHidden = age == null && j.getBoolean("replayed", false);
     return new Redelivery(StoredAnswer.fromJson(j), j.getString("intent"), j.getString("trace_id"),
-        j.getLong("elapsed_ms", 0L), ageHidden ? Long.valueOf(0) : age, j.getBoolean("coalesced", false), ageHidden ? "" : null,
-        j.getLong("resolved_at_ms", 0L));
+        j.getLong("elapsed_ms", 0L), ageHidden ? Long.valueOf(0) : age, j.getBoolean("coalesced", false), null,
+        j.getLong("resolved_at_ms", 0L), ageHidden);
   }
 }

@@ -382,10 +382,11 @@ public record ResolveResult(
    * {@code observed_at_ms}, {@code resolved_at_ms}) is left out, {@code attempts} is empty,
    * {@code resolved_at_ms} is {@code atMs} and a replay says {@code replayed} without its age, so
    * nobody learns whether, when or how another tenant asked for the same address. The
-   * {@code walked_by} member is never shown.
+   * {@code walked_by} member is never shown. {@code ageHidden} keeps a delivery already rendered
+   * without its age so.
    */
   static Buffer withDelivery(byte[] stable, String viewer, long atMs, String intent, String traceId, long elapsedMs, Long replayAgeS,
-      boolean coalesced) {
+      boolean ageHidden, boolean coalesced) {
     int tag = lastIndexOf(stable, WALKED_BY_MEMBER, stable.length);
     int end = tag >= 0 ? tag : stable.length - 1;
     boolean foreign = viewer != null && (tag < 0 || !walkedBy(stable, tag, viewer));
@@ -396,7 +397,7 @@ public record ResolveResult(
     BufferSink out = new BufferSink(stable.length + 40);
     try (JsonGenerator g = JSON.createGenerator(out)) {
       g.writeStartObject();
-      writeDelivery(g, intent, traceId, elapsedMs, foreign ? null : replayAgeS, replayAgeS != null, coalesced);
+      writeDelivery(g, intent, traceId, elapsedMs, foreign || ageHidden ? null : replayAgeS, replayAgeS != null, coalesced);
       g.writeEndObject();
     } catch (IOException e) {
       throw new UncheckedIOException("writing to memory cannot fail", e);

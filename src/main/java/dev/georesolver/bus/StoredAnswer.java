@@ -110,8 +110,9 @@ public final class StoredAnswer {
   }
 
   /** The whole result JSON with these delivery fields, as {@code viewer} may see it; see {@link ResolveResult#withDelivery}. */
-  Buffer withDelivery(String viewer, long atMs, String intent, String traceId, long elapsedMs, Long replayAgeS, boolean coalesced) {
-    return ResolveResult.withDelivery(stable, viewer, atMs, intent, traceId, elapsedMs, replayAgeS, coalesced);
+  Buffer withDelivery(String viewer, long atMs, String intent, String traceId, long elapsedMs, Long replayAgeS, boolean ageHidden,
+      boolean coalesced) {
+    return ResolveResult.withDelivery(stable, viewer, atMs, intent, traceId, elapsedMs, replayAgeS, ageHidden, coalesced);
   }
 
   /** The stored form: the JSON object of the stable fields, in a new buffer. */

@@ -98,6 +98,8 @@ public final class CountryNames {
   private final String[] regionPointName;
   private final int[] regionPopulation;
   private final Map<String, int[]> regionsByKey;
+  /** Each first-level division by its GeoNames code ({@code US.MO}). */
+  private final Map<String, Integer> regionByCode;
 
   /** The city names, to tell a region or country word that is also a town's name; null in tests of the tables alone. */
   private final NameIndex cityNames;
@@ -122,6 +124,11 @@ public final class CountryNames {
     this.regionPointName = b.regionPointName;
     this.regionPopulation = b.regionPopulation;
     this.regionsByKey = Map.copyOf(b.regionsByKey);
+    Map<String, Integer> byCode = new java.util.HashMap<>();
+    for (int r = 0; r < regionCode.length; r++) {
+      byCode.putIfAbsent(regionCode[r], r);
+    }
+    this.regionByCode = Map.copyOf(byCode);
     this.cityNames = cityNames;
   }
 
@@ -227,8 +234,9 @@ public final class CountryNames {
     int dash = Math.max(code.indexOf('-'), code.indexOf('.'));
     String own = dash > 0 ? code.substring(dash + 1) : code;
     if (own.length() <= 3 && !own.isEmpty()) {
-      for (int r = 0; r < regionCode.length; r++) {
-        if (contains(countries, regionCountry[r]) && regionCode[r].endsWith("." + own)) {
+      for (int c : countries) {
+        Integer r = regionByCode.get(iso2[c] + "." + own);
+        if (r != null) {
           out.add(regionCode[r]);
         }
       }
@@ -238,12 +246,8 @@ public final class CountryNames {
 
   /** The English name of first-level division {@code code} ({@code US.MO} → {@code Missouri}), or null when there is none. */
   public String regionNameOf(String code) {
-    for (int r = 0; r < regionCode.length; r++) {
-      if (regionCode[r].equals(code)) {
-        return regionName[r];
-      }
-    }
-    return null;
+    Integer r = code == null ? null : regionByCode.get(code);
+    return r == null ? null : regionName[r];
   }
 
   // ---- package-private: the tables, for the gazetteer ----
