@@ -9,6 +9,7 @@ import dev.georesolver.config.Manifest;
 import dev.georesolver.jobs.BatchVerticle;
 import dev.georesolver.metrics.Metrics;
 import dev.georesolver.state.StateVerticle;
+import dev.georesolver.support.BatchJobs;
 import dev.georesolver.support.ManifestBuilder;
 import dev.georesolver.support.TestState;
 import io.vertx.core.DeploymentOptions;
@@ -60,15 +61,7 @@ class Issue23BatchDiskPauseTest {
             .upkeep(dir -> freeMb.get(), 20, 60_000),
         new DeploymentOptions().setThreadingModel(ThreadingModel.WORKER)).await();
     String id = "job-disk";
-    ask(vertx, Addresses.STATE_BATCHES_CREATE, new BatchJob(id, "public", "key:" + id, BatchJob.LOADING, new JsonObject()
-        .put("intent", "describe").put("slice_rows", 5), ROWS, 0, 0, 0, 0, 0, System.currentTimeMillis(), null, null).toJson());
-    JsonArray rows = new JsonArray();
-    for (int i = 0; i < ROWS; i++) {
-      rows.add(new JsonObject().put("i", i).put("row", new JsonObject().put("v", new JsonArray().add("Paris " + i))
-          .put("d", "FORWARD").put("q", new JsonObject().put("q", "Paris " + i))));
-    }
-    ask(vertx, Addresses.STATE_BATCHES_APPEND, new JsonObject().put("job", id).put("rows", rows));
-    ask(vertx, Addresses.STATE_BATCHES_SEAL, new JsonObject().put("job", id).put("total", ROWS).put("columns", new JsonArray().add("address")));
+    BatchJobs.submit(vertx, id, "public", ROWS, 5);
 
     // A stand-in for the chain: the first row answered brings the disk below the floor; every row resolves.
     AtomicInteger asked = new AtomicInteger();

@@ -2,19 +2,17 @@ package dev.georesolver.issues;
 
 import dev.georesolver.bus.Addresses;
 import dev.georesolver.bus.BatchJob;
-import dev.georesolver.bus.Caller;
 import dev.georesolver.bus.Codecs;
 import dev.georesolver.config.Manifest;
 import dev.georesolver.jobs.BatchVerticle;
 import dev.georesolver.metrics.Metrics;
 import dev.georesolver.state.StateVerticle;
+import dev.georesolver.support.BatchJobs;
 import dev.georesolver.support.ManifestBuilder;
 import dev.georesolver.support.TestState;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.ThreadingModel;
 import io.vertx.core.Vertx;
-import io.vertx.core.eventbus.DeliveryOptions;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.DisplayName;
@@ -31,21 +29,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ExtendWith(VertxExtension.class)
 class Issue23FairLeasingTest {
 
-  private static JsonObject ask(Vertx vertx, String address, JsonObject body) {
-    return vertx.eventBus().<JsonObject>request(address, body, Caller.SYSTEM.on(new DeliveryOptions())).await().body();
-  }
-
   private static void submit(Vertx vertx, String id, String tenant, int total) {
-    ask(vertx, Addresses.STATE_BATCHES_CREATE, new BatchJob(id, tenant, "key:" + id, BatchJob.LOADING, new JsonObject()
-        .put("intent", "describe").put("slice_rows", 10), total, 0, 0, 0, 0, 0, System.currentTimeMillis(), null, null).toJson());
-    JsonArray rows = new JsonArray();
-    for (int i = 0; i < total; i++) {
-      rows.add(new JsonObject().put("i", i).put("row", new JsonObject().put("v", new JsonArray().add("Paris " + i))
-          .put("d", "FORWARD").put("q", new JsonObject().put("q", "Paris " + i))));
-    }
-    ask(vertx, Addresses.STATE_BATCHES_APPEND, new JsonObject().put("job", id).put("rows", rows));
-    ask(vertx, Addresses.STATE_BATCHES_SEAL, new JsonObject().put("job", id).put("total", total)
-        .put("columns", new JsonArray().add("address")));
+    BatchJobs.submit(vertx, id, tenant, total, 10);
   }
 
   @Test
@@ -70,12 +55,12 @@ class Issue23FairLeasingTest {
     vertx.deployVerticle(new BatchVerticle(m, Clock.systemUTC())).await();
 
     long until = System.currentTimeMillis() + 60_000;
-    while (!BatchJob.DONE.equals(ask(vertx, Addresses.STATE_BATCHES_GET, new JsonObject().put("job", "beta-0")).getString("state"))
+    while (!BatchJob.DONE.equals(BatchJobs.ask(vertx, Addresses.STATE_BATCHES_GET, new JsonObject().put("job", "beta-0")).getString("state"))
         && System.currentTimeMillis() < until) {
       Thread.sleep(20);
     }
-    assertThat(ask(vertx, Addresses.STATE_BATCHES_GET, new JsonObject().put("job", "beta-0")).getString("state")).isEqualTo(BatchJob.DONE);
-    List<String> acmeStates = acme.stream().map(id -> ask(vertx, Addresses.STATE_BATCHES_GET, new JsonObject().put("job", id))
+    assertThat(BatchJobs.ask(vertx, Addresses.STATE_BATCHES_GET, new JsonObject().put("job", "beta-0")).getString("state")).isEqualTo(BatchJob.DONE);
+    List<String> acmeStates = acme.stream().map(id -> BatchJobs.ask(vertx, Addresses.STATE_BATCHES_GET, new JsonObject().put("job", id))
         .getString("state")).toList();
     assertThat(acmeStates).as("acme's jobs when beta's was done").doesNotContain(BatchJob.DONE);
   }

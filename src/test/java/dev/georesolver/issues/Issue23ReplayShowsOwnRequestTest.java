@@ -2,6 +2,7 @@ package dev.georesolver.issues;
 
 import dev.georesolver.support.FakeProvider;
 import dev.georesolver.support.Stack;
+import dev.georesolver.support.TwoTenants;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
@@ -15,7 +16,6 @@ import dev.georesolver.support.Backends;
 import org.junit.jupiter.api.extension.ExtendWith;
 import java.time.Clock;
 import java.util.Map;
-import static dev.georesolver.support.ManifestBuilder.manifest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Issue 23, item 8: a replay of another tenant's walk shows the replaying request's own facts, never the walk's attempts, time or age. */
@@ -40,16 +40,7 @@ class Issue23ReplayShowsOwnRequestTest {
     String address = "8%20Oracle%20Lane%20" + java.util.UUID.randomUUID().toString().substring(0, 8);
     FakeProvider primary = FakeProvider.start(vertx, FakeProvider.status(503, "down")).await();
     FakeProvider fallback = FakeProvider.start(vertx, FakeProvider.json(FakeProvider.generic(5, 5, "EPSG:4326", 0.5))).await();
-    String yaml = manifest().budget(8000).maxBudget(10000)
-        .tier("primary", "generic", primary.url(), "exact", 300,
-            "circuit_breaker: { failure_threshold: 1000, half_open_timeout_ms: 1000, success_threshold: 1 }")
-        .tier("fallback", "generic", fallback.url(), "open_data", 500)
-        .extra("""
-            tenants:
-              - { id: "alpha", keys: [ { env: "ALPHA_KEY" } ] }
-              - { id: "beta", keys: [ { env: "BETA_KEY" } ] }
-            """)
-        .yaml();
+    String yaml = TwoTenants.failover(primary.url(), fallback.url(), "");
     Stack s = Stack.deploy(vertx, yaml, Map.of("ALPHA_KEY", ALPHA, "BETA_KEY", BETA), Clock.systemUTC(), Map.of(),
         redis ? Backends.redis().url() : null).await();
     JsonObject walked = ask(s, ALPHA, address);
