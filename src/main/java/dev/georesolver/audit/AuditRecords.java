@@ -76,7 +76,8 @@ public final class AuditRecords {
         .put("correction_id", c.correctionId())
         .put("before", new JsonObject().put("resolution_source", c.before().resolutionSource()).put("claim", c.before().claim())
             .put("confidence", c.before().confidence()))
-        .put("moved_m", c.movedM());
+        .put("moved_m", c.movedM())
+        .put("correction_reason", c.reason());
     return event(b);
   }
 

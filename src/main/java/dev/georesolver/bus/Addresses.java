@@ -233,7 +233,7 @@ public final class Addresses {
    * {@code cursor}). Body: the {@link Correction} JSON —
    * {@code {"correction_id", "cursor", "idempotency_key", "intent", "direction", "tenant",
    * "before": {"lon", "lat", "claim", "resolution_source", "confidence", "resolved_at_ms"},
-   * "after": {…the same…}, "moved_m", "corrected_at", "corrected_at_ms", "manifest_revision",
+   * "after": {…the same…}, "moved_m", "reason" ("degraded" | "drift"), "corrected_at", "corrected_at_ms", "manifest_revision",
    * "addr_key"?, "answer": {the corrected result's stable fields}}}}. Dedupe and the memory index
    * apply it when it is newer than what they hold.
    */
@@ -313,6 +313,16 @@ public final class Addresses {
    * lost (another reconciler owns the item).
    */
   public static final String STATE_DEBTS_SETTLE = "geocode.state.debts.settle";
+
+  /**
+   * Correct a cached answer that drifted, request/reply. Sender: the shadow verticle, when the rung
+   * that produced a sampled replay now places it more than {@code shadow.drift.moved_m} away. Body
+   * JSON {@code {"basis": Debt (the stored answer as a debt describes it), "repair": Repair (the
+   * rung's fresh answer)}}: the idempotency entry, the cached-index entry and the outbox record
+   * ({@code reason: drift}) change in one transaction, once per stored answer. Reply
+   * {@code {"correction"?: Correction JSON}}, absent when that drift was corrected before.
+   */
+  public static final String STATE_DRIFT_CORRECT = "geocode.state.drift.correct";
 
   /** Queue figures, request/reply: reply {@code {"pending", "in_progress", "done", "dead", "oldest_pending_age_s"}}. */
   public static final String STATE_DEBTS_STATS = "geocode.state.debts.stats";

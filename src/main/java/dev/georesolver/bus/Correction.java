@@ -17,7 +17,9 @@ import java.util.Locale;
  * {@code after} (each {@code lon}, {@code lat}, {@code claim}, {@code resolution_source},
  * {@code confidence}, {@code resolved_at_ms}, and {@code address} when its components are known:
  * {@code after} has those of the corrected point; a refusal's {@code before} has no point),
- * {@code moved_m} (null when there was no point before), {@code corrected_at} (ISO-8601) and
+ * {@code moved_m} (null when there was no point before), {@code reason} ({@code degraded}: a
+ * degraded answer a rung above replaced; {@code drift}: a cached answer its own rung now places
+ * elsewhere), {@code corrected_at} (ISO-8601) and
  * {@code corrected_at_ms}, {@code manifest_revision}, {@code addr_key} (the cached-index entry
  * updated, or absent) and {@code answer}: the corrected result as it is now replayed.
  *
@@ -30,6 +32,7 @@ import java.util.Locale;
  * @param before the degraded answer
  * @param after the corrected answer
  * @param movedM metres between the two points, or null
+ * @param reason why: {@link #DEGRADED} or {@link #DRIFT}
  * @param correctedAtMs when (epoch millis)
  * @param manifestRevision the manifest that corrected it
  * @param addrKey the cached-index entry updated, or null
@@ -45,10 +48,20 @@ public record Correction(
     Place before,
     Place after,
     Double movedM,
+    String reason,
     long correctedAtMs,
     String manifestRevision,
     String addrKey,
     StoredAnswer answer) {
+
+  /** The reason of a degraded answer replaced by a rung above the one that served it. */
+  public static final String DEGRADED = "degraded";
+  /** The reason of a cached answer that the rung which produced it now places more than the drift threshold away. */
+  public static final String DRIFT = "drift";
+
+  public Correction {
+    reason = reason == null ? DEGRADED : reason;
+  }
 
   /**
    * One side of a correction.
@@ -93,7 +106,7 @@ public record Correction(
 
   /** This correction at its outbox position. */
   public Correction withCursor(String c) {
-    return new Correction(correctionId, c, idempotencyKey, intent, direction, tenant, before, after, movedM, correctedAtMs,
+    return new Correction(correctionId, c, idempotencyKey, intent, direction, tenant, before, after, movedM, reason, correctedAtMs,
         manifestRevision, addrKey, answer);
   }
 
@@ -110,6 +123,7 @@ public record Correction(
         .put("before", before.toJson())
         .put("after", after.toJson())
         .put("moved_m", movedM)
+        .put("reason", reason)
         .put("corrected_at", Instant.ofEpochMilli(correctedAtMs).toString())
         .put("corrected_at_ms", correctedAtMs)
         .put("manifest_revision", manifestRevision);
@@ -123,7 +137,7 @@ public record Correction(
     return new Correction(j.getString("correction_id"), j.getString("cursor"), j.getString("idempotency_key"),
         j.getString("intent"), "reverse".equals(j.getString("direction")) ? Direction.REVERSE : Direction.FORWARD,
         j.getString("tenant", "public"), Place.fromJson(j.getJsonObject("before")), Place.fromJson(j.getJsonObject("after")),
-        j.getDouble("moved_m"), j.getLong("corrected_at_ms"), j.getString("manifest_revision"), j.getString("addr_key"),
+        j.getDouble("moved_m"), j.getString("reason", DEGRADED), j.getLong("corrected_at_ms"), j.getString("manifest_revision"), j.getString("addr_key"),
         StoredAnswer.fromJson(j.getJsonObject("answer")));
   }
 }

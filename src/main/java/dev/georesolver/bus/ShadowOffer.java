@@ -18,12 +18,13 @@ import java.util.List;
  * @param lat the answer's latitude, EPSG:4326
  * @param precision the answer's precision, or null
  * @param label the answer's label, or null
+ * @param confidence the answer's confidence, or null
  * @param servedMs how long the served rung took, milliseconds (0 for a replay)
  * @param resolvedAtMs when the answer was resolved, epoch milliseconds
  * @param replayAgeS for a replay, the stored answer's age in seconds; null for an answer walked now
  */
 public record ShadowOffer(ResolveRequest request, String tenant, String idempotencyKey, String served, double lon, double lat,
-    String precision, String label, long servedMs, long resolvedAtMs, Long replayAgeS) {
+    String precision, String label, Double confidence, long servedMs, long resolvedAtMs, Long replayAgeS) {
 
   /** Whether this is a replay (to be checked for drift) rather than a walked answer (to be compared). */
   public boolean replay() {
@@ -43,7 +44,7 @@ public record ShadowOffer(ResolveRequest request, String tenant, String idempote
         return null;
       }
       return new ShadowOffer(request, tenant, r.idempotencyKey(), r.resolutionSource(), r.lon(), r.lat(), r.precision(),
-          r.label(), servedMs(r.attempts(), r.resolutionSource()), r.resolvedAtMs(), null);
+          r.label(), r.confidence(), servedMs(r.attempts(), r.resolutionSource()), r.resolvedAtMs(), null);
     }
     if (reply instanceof Redelivery d && d.replayAgeS() != null) {
       JsonObject j = d.answer().toJson();
@@ -53,7 +54,7 @@ public record ShadowOffer(ResolveRequest request, String tenant, String idempote
         return null;
       }
       return new ShadowOffer(request, tenant, j.getString("idempotency_key"), d.resolutionSource(), lon, lat,
-          j.getString("precision"), j.getString("label"), 0, d.answer().resolvedAtMs(), d.replayAgeS());
+          j.getString("precision"), j.getString("label"), j.getDouble("confidence"), 0, d.answer().resolvedAtMs(), d.replayAgeS());
     }
     return null;
   }
@@ -78,6 +79,7 @@ public record ShadowOffer(ResolveRequest request, String tenant, String idempote
         .put("lat", lat)
         .put("precision", precision)
         .put("label", label)
+        .put("confidence", confidence)
         .put("served_ms", servedMs)
         .put("resolved_at_ms", resolvedAtMs)
         .put("replay_age_s", replayAgeS);
@@ -87,6 +89,6 @@ public record ShadowOffer(ResolveRequest request, String tenant, String idempote
   public static ShadowOffer fromJson(JsonObject j) {
     return new ShadowOffer(ResolveRequest.fromJson(j.getJsonObject("request")), j.getString("tenant"), j.getString("idempotency_key"),
         j.getString("served"), j.getDouble("lon"), j.getDouble("lat"), j.getString("precision"), j.getString("label"),
-        j.getLong("served_ms", 0L), j.getLong("resolved_at_ms", 0L), j.getLong("replay_age_s"));
+        j.getDouble("confidence"), j.getLong("served_ms", 0L), j.getLong("resolved_at_ms", 0L), j.getLong("replay_age_s"));
   }
 }

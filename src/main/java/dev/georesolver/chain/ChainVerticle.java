@@ -292,7 +292,7 @@ public final class ChainVerticle extends VerticleBase {
 
   /**
    * After the reply has left: a sampled answer goes to this node's shadow verticle, which asks its
-   * shadow rung. A tenant that opted out is never
+   * shadow rung (or, for a replay due for a drift check, the rung that produced it). A tenant that opted out is never
    * sampled; nothing is drawn while sampling is off.
    */
   private void offerShadow(Snapshot s, ResolveRequest req, Tenant tenant, ResolveReply reply) {
@@ -300,8 +300,11 @@ public final class ChainVerticle extends VerticleBase {
     if (s.sampler().off() || cfg.optOutTenants().contains(tenant.id())) {
       return;
     }
-    // Only answers walked now are compared; a replay or a coalesced delivery is an answer already sampled or not.
-    if (!(reply instanceof ResolveResult)) {
+    // Answers walked now are compared with their shadow rung; a replay only when drift checks are
+    // on and it is old enough (it is asked again of its own rung); a coalesced delivery never: its
+    // walk was sampled or not already.
+    if (reply instanceof Redelivery d && !(d.replayAgeS() != null && cfg.drift().on()
+        && clock.millis() - d.answer().resolvedAtMs() >= cfg.drift().minAgeS() * 1000)) {
       return;
     }
     if (!s.sampler().decide(ThreadLocalRandom.current())) {

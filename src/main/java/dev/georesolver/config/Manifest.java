@@ -84,9 +84,13 @@ public final class Manifest {
   public static final Field<BatchConfig> BATCH = SECTION.section("batch", BatchConfig.SECTION)
       .byDefault(BatchConfig.SECTION.defaults()).readAtStart("the batch worker runs from it");
 
-  /** Shadow sampling and drift; off by default, each field defaults on its own ({@link ShadowConfig}). */
+  /**
+   * Shadow sampling and drift; off by default, each field defaults on its own ({@link ShadowConfig}).
+   * Applied by a reload: the chains sample at the serving revision's rate and the shadow verticle
+   * reads the serving revision at each sample.
+   */
   public static final Field<ShadowConfig> SHADOW = SECTION.section("shadow", ShadowConfig.SECTION)
-      .byDefault(ShadowConfig.SECTION.defaults());
+      .byDefault(ShadowConfig.SECTION.defaults()).live();
 
   static {
     SECTION.rule((v, at) -> {

@@ -1,6 +1,7 @@
 package dev.georesolver.corrections;
 
 import dev.georesolver.bus.Addresses;
+import dev.georesolver.bus.Correction;
 import dev.georesolver.bus.Caller;
 import dev.georesolver.bus.Node;
 import dev.georesolver.config.CorrectionsConfig;
@@ -343,6 +344,7 @@ public final class CorrectionsVerticle extends VerticleBase {
         .put("served_by", before.getString("resolution_source"))
         .put("corrected_by", after.getString("resolution_source"))
         .put("moved_m", c.getValue("moved_m"))
+        .put("reason", c.getString("reason", Correction.DEGRADED))
         .put("label", answer.getString("label"));
   }
 }

@@ -63,7 +63,9 @@ import java.util.function.IntSupplier;
  *       something), {@code georesolver_shadow_dropped_total{reason}} ({@code queue_full},
  *       {@code ceiling}), {@code georesolver_shadow_skipped_total{reason}} (not asked:
  *       {@code breaker_open}, {@code not_in_ladder} (outside the request's ladder: its claims, direction or residency), {@code no_shadow_rung}, {@code opted_out},
- *       {@code gone}) and {@code georesolver_shadow_failed_total{tier}} (asked, no answer to measure);
+ *       {@code gone}), {@code georesolver_shadow_failed_total{tier}} (asked, no answer to measure) and
+ *       {@code georesolver_shadow_drift_total{tier, outcome}} (drift checks of replays: {@code moved},
+ *       {@code steady}, {@code not_found}, {@code failed}, {@code known});
  *       rung names are the manifest's, a fixed set.
  * </ul>
  *
@@ -462,6 +464,23 @@ public final class Metrics {
   /** Counts a shadow call that gave nothing to measure (a failure other than "not found"). */
   public void shadowFailed(String tier) {
     counter("sf|" + tier, "georesolver_shadow_failed", "Shadow calls that failed (nothing measured)", "tier", tier).increment();
+  }
+
+  /** The outcomes {@link #shadowDrift} counts. */
+  public static final Set<String> DRIFT_OUTCOMES = Set.of("moved", "steady", "not_found", "failed", "known");
+
+  /**
+   * Counts a drift check of a replay, asked again of {@code tier} (the rung that produced it).
+   *
+   * @param outcome one of {@link #DRIFT_OUTCOMES}: {@code moved} (corrected), {@code steady},
+   *     {@code not_found}, {@code failed}, {@code known} (moved, corrected before)
+   */
+  public void shadowDrift(String tier, String outcome) {
+    if (!DRIFT_OUTCOMES.contains(outcome)) {
+      throw new IllegalArgumentException("not a drift outcome: " + outcome);
+    }
+    counter("dr|" + tier + '|' + outcome, "georesolver_shadow_drift", "Drift checks of replayed answers, by outcome", "tier", tier,
+        "outcome", outcome).increment();
   }
 
   /** Declares the drop counters at zero, so a rate over them exists before the first drop. */

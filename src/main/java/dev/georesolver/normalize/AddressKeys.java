@@ -21,6 +21,17 @@ public final class AddressKeys {
     return ofNormalized(AddressNormalizer.standard().normalize(text));
   }
 
+  /**
+   * The index key an answer is written through under: a forward question's own address, or a
+   * reverse answer's label (null when it has none).
+   */
+  public static String ofAnswer(ForwardQuery forward, String reverseLabel) {
+    if (forward != null) {
+      return addrKey(new ForwardQuery(forward.text(), forward.components(), null, null));
+    }
+    return reverseLabel == null ? null : addrKey(reverseLabel);
+  }
+
   private static String ofNormalized(String normalized) {
     return IdempotencyKey.sha256Hex("addr|" + normalized);
   }

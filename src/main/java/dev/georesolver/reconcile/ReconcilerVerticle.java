@@ -432,10 +432,8 @@ public final class ReconcilerVerticle extends VerticleBase {
       return null;
     }
     ResolveRequest q = d.request();
-    if (q.direction() == Direction.FORWARD) {
-      return AddressKeys.addrKey(new ForwardQuery(q.text(), q.components(), null, null));
-    }
-    return hit.label() == null ? null : AddressKeys.addrKey(hit.label());
+    return AddressKeys.ofAnswer(q.direction() == Direction.FORWARD ? new ForwardQuery(q.text(), q.components(), null, null) : null,
+        hit.label());
   }
 
   private Future<Boolean> retry(LeasedDebt item, List<Attempt> attempts) {

@@ -1,6 +1,13 @@
 package dev.georesolver.sampling;
 
+import dev.georesolver.audit.AuditBuffer;
 import dev.georesolver.bus.Addresses;
+import dev.georesolver.bus.Attempt;
+import dev.georesolver.bus.Caller;
+import dev.georesolver.bus.Correction;
+import dev.georesolver.bus.Debt;
+import dev.georesolver.bus.Hit;
+import dev.georesolver.bus.Repair;
 import dev.georesolver.bus.FailureCode;
 import dev.georesolver.bus.Node;
 import dev.georesolver.bus.ResolveRequest;
@@ -19,6 +26,9 @@ import dev.georesolver.geo.FailureClass;
 import dev.georesolver.geo.ForwardQuery;
 import dev.georesolver.geo.ReverseQuery;
 import dev.georesolver.ladder.Ladders;
+import dev.georesolver.ladder.Notices;
+import dev.georesolver.normalize.AddressKeys;
+import dev.georesolver.shadow.DriftCheck;
 import dev.georesolver.metrics.Metrics;
 import dev.georesolver.reload.LiveManifest;
 import dev.georesolver.shadow.KeyHasher;
@@ -39,6 +49,7 @@ import org.slf4j.LoggerFactory;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.ArrayDeque;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -105,6 +116,8 @@ public final class ShadowVerticle extends VerticleBase {
   private Ladders ladders;
   private ShadowCeilings ceilings;
   private long timer = -1;
+  /** The audit records of the drift corrections this node commits. */
+  private AuditBuffer audit;
 
   /** A shadow verticle following the revisions {@code live} serves. */
   public ShadowVerticle(LiveManifest live, Clock clock, Ticker ticker, Metrics metrics) {
@@ -125,6 +138,7 @@ public final class ShadowVerticle extends VerticleBase {
     metrics.shadowDeclared();
     var bus = vertx.eventBus();
     timer = vertx.setPeriodic(FLUSH_MS, id -> flush());
+    audit = AuditBuffer.create(vertx, m.audit(), () -> live.current().manifest().audit(), true, clock, metrics);
     return Future.all(
         bus.<ShadowOffer>localConsumer(Addresses.SHADOW_OFFER, this::onOffer).completion(),
         bus.localConsumer(Addresses.SHADOW_VIEW, this::onView).completion(),
@@ -138,7 +152,7 @@ public final class ShadowVerticle extends VerticleBase {
     if (timer >= 0) {
       vertx.cancelTimer(timer);
     }
-    return flush().otherwiseEmpty();
+    return flush().otherwiseEmpty().compose(v -> audit == null ? Future.succeededFuture() : audit.close());
   }
 
   /** The revision serving, and what is built from it, rebuilt when it changed. */
@@ -201,8 +215,8 @@ public final class ShadowVerticle extends VerticleBase {
       skip("opted_out");
       return Future.succeededFuture();
     }
-    ShadowTarget target = ShadowTarget.of(cfg, ladders.ladder(intent.get().name(), req.direction(), tenant.strictRegion()),
-        o.served(), false);
+    List<TierConfig> ladder = ladders.ladder(intent.get().name(), req.direction(), tenant.strictRegion());
+    ShadowTarget target = ShadowTarget.of(cfg, ladder, o.served(), o.replay());
     if (target.tier() == null) {
       skip(target.skip());
       return Future.succeededFuture();
@@ -218,6 +232,9 @@ public final class ShadowVerticle extends VerticleBase {
       return Future.succeededFuture();
     }
     long t0 = ticker.nanoTime();
+    if (o.replay()) {
+      return ask(r, tier, intent.get(), o).compose(reply -> drift(r, ladder, tier, o, reply, (ticker.nanoTime() - t0) / 1_000_000));
+    }
     return ask(r, tier, intent.get(), o).map(reply -> {
       double ms = (ticker.nanoTime() - t0) / 1e6;
       ShadowSample.Side shadow = side(tier, reply, ms);
@@ -235,6 +252,57 @@ public final class ShadowVerticle extends VerticleBase {
       }
       return null;
     });
+  }
+
+  /**
+   * A replay due for a drift check, asked again of the rung that produced it: when that rung now
+   * places it more than {@code shadow.drift.moved_m} away, the stored answer is corrected
+   * ({@code reason: drift}) through the outbox, as the reconciler's corrections are: the feed, the
+   * stream, the webhooks, the audit trail and the caches take it. Counted by outcome in
+   * {@code georesolver_shadow_drift_total{tier, outcome}} ({@code moved}, {@code steady},
+   * {@code not_found}, {@code failed}, {@code known}: a drift recorded before).
+   */
+  private Future<Void> drift(LiveManifest.Revision r, List<TierConfig> ladder, TierConfig tier, ShadowOffer o, TierReply reply,
+      long ms) {
+    ShadowConfig.Drift cfg = r.manifest().shadow().drift();
+    if (reply.kind() != TierReply.Kind.HIT) {
+      boolean notFound = reply.kind() == TierReply.Kind.FAILED
+          && (reply.failureClass() == FailureClass.NO_MATCH || reply.failureClass() == FailureClass.OUT_OF_BBOX);
+      metrics.shadowDrift(tier.name(), notFound ? "not_found" : "failed");
+      return Future.succeededFuture();
+    }
+    Hit hit = reply.hit();
+    var moved = new DriftCheck(cfg.minAgeS() * 1000, cfg.movedM()).moved(new LonLat(o.lon(), o.lat()),
+        new LonLat(hit.lon(), hit.lat()));
+    if (moved.isEmpty()) {
+      metrics.shadowDrift(tier.name(), "steady");
+      return Future.succeededFuture();
+    }
+    long now = clock.millis();
+    ResolveRequest q = o.request();
+    Debt basis = new Debt(o.idempotencyKey(), q.intent(), q.direction(), o.tenant(), q, o.served(), "resolved", null,
+        tier.claim().wire(), o.lon(), o.lat(), o.confidence(), o.resolvedAtMs(), now);
+    boolean degraded = Ladders.indexOf(ladder, tier.name()) > 0;
+    var idem = r.manifest().routing().idempotency();
+    boolean writeThrough = r.manifest().enabledTiers().stream().anyMatch(TierConfig::isCachedIndex);
+    String addrKey = !writeThrough ? null : AddressKeys.ofAnswer(q.direction() == Direction.FORWARD
+        ? new ForwardQuery(q.text(), q.components(), null, null) : null, hit.label());
+    Repair fresh = new Repair(tier.name(), tier.claim().wire(), degraded, hit, Notices.opener(tier, hit, now),
+        List.of(new Attempt(tier.name(), "ok", 1, ms, "drift check")), now, r.manifest().revision(),
+        (degraded ? idem.degradedTtlSeconds() : idem.ttlSeconds()) * 1000L, addrKey, idem.indexTtlSeconds());
+    JsonObject body = new JsonObject().put("basis", basis.toJson()).put("repair", fresh.toJson());
+    return vertx.eventBus().<JsonObject>request(Addresses.STATE_DRIFT_CORRECT, body,
+            Caller.SYSTEM.on(node.to(Addresses.STATE_DRIFT_CORRECT).setSendTimeout(10_000)))
+        .map(m -> {
+          JsonObject c = m.body().getJsonObject("correction");
+          metrics.shadowDrift(tier.name(), c == null ? "known" : "moved");
+          if (c != null) {
+            Correction committed = Correction.fromJson(c);
+            vertx.eventBus().send(Addresses.CORRECTIONS_COMMITTED, committed.cursor());
+            audit.offer(committed, q.traceId());
+          }
+          return null;
+        });
   }
 
   /** The shadow rung's side of the sample; null when the call measured nothing (failed, skipped). */

@@ -144,6 +144,14 @@ final class QueueStore implements StateStore.Debts {
     });
   }
 
+  @Override
+  public Future<Correction> drift(Debt basis, Repair fresh) {
+    Correction c = Corrections.drift(basis, fresh);
+    return cache.before(basis, c, fresh).compose(v -> tables.transact(x -> outbox.appendOnce(x, c, clock.millis())
+        .compose(cursor -> cursor == null ? Future.<Correction>succeededFuture(null)
+            : cache.within(x, basis, c, fresh).map(w -> c.withCursor(cursor)))));
+  }
+
   private Future<Settled> settleCorrected(String owner, String key, long basisMs, Correction built, Repair repair) {
     return tables.transact(x -> x.get(ITEMS, key).compose(r -> {
       QueueItem i = item(r);

@@ -7,6 +7,7 @@ import dev.georesolver.bus.Settled;
 import dev.georesolver.bus.AuditEvent;
 import dev.georesolver.bus.BatchJob;
 import dev.georesolver.bus.CacheWrites;
+import dev.georesolver.bus.Correction;
 import dev.georesolver.bus.Debt;
 import dev.georesolver.bus.LeasedDebt;
 import dev.georesolver.bus.Repair;
@@ -70,6 +71,15 @@ public interface StateStore {
      * change together with the item's state, or none of them does; guarded by the lease.
      */
     Future<Settled> correct(String owner, LeasedDebt item, Repair repair);
+
+    /**
+     * A correction no debt owes: the stored answer {@code basis} describes drifted, and
+     * {@code fresh} is where the rung that produced it places it now. The idempotency entry (under
+     * the newer-wins rule), the cached-index entry and the outbox record ({@code reason: drift})
+     * change together; once per stored answer: the correction as recorded, or null when the same
+     * drift was recorded before (by another sample or node).
+     */
+    Future<Correction> drift(Debt basis, Repair fresh);
 
     /** Every rung above found nothing: the degraded answer stands (done, no event). */
     Future<Settled> confirm(String owner, LeasedDebt item);

@@ -350,6 +350,9 @@ public final class StateVerticle extends VerticleBase {
           return new JsonObject().put("items", a);
         })))));
     cs.add(bus.<JsonObject>consumer(Addresses.STATE_DEBTS_SETTLE, acrossTenants(m -> reply(m, settle(m.body()).map(Settled::toJson)))));
+    cs.add(bus.<JsonObject>consumer(Addresses.STATE_DRIFT_CORRECT, acrossTenants(m -> reply(m, store.debts()
+        .drift(dev.georesolver.bus.Debt.fromJson(m.body().getJsonObject("basis")), Repair.fromJson(m.body().getJsonObject("repair")))
+        .map(c -> c == null ? new JsonObject() : new JsonObject().put("correction", c.toJson()))))));
     cs.add(bus.consumer(Addresses.STATE_DEBTS_STATS, acrossTenants(m -> reply(m, store.debts().stats().map(QueueStats::toJson)))));
     cs.add(bus.<JsonObject>consumer(Addresses.STATE_DEBTS_DEAD, acrossTenants(m -> reply(m, store.debts()
         .deadLetters(Math.max(1, Math.min(MAX_PAGE, m.body().getInteger("limit", 100)))).map(d -> new JsonObject().put("dead", d))))));

@@ -69,7 +69,7 @@ class PackageGraphTest {
       entry("reload", Set.of("bus", "config", "normalize", "tenant", "tier")),
       entry("chain", Set.of("audit", "bus", "config", "crs", "deadline", "gazetteer", "geo", "ladder", "metrics", "normalize",
           "reconcile", "reload", "shadow", "state", "tenant", "tier", "trace")),
-      entry("sampling", Set.of("bus", "chain", "config", "deadline", "geo", "ladder", "metrics", "reload", "shadow", "tenant",
+      entry("sampling", Set.of("audit", "bus", "chain", "config", "deadline", "geo", "ladder", "metrics", "normalize", "reload", "shadow", "tenant",
           "tier", "web")),
       entry("corrections", Set.of("bus", "config", "metrics", "reconcile", "state", "tenant", "web")),
       entry("jobs", Set.of("batch", "bus", "config", "geo", "normalize", "tenant", "web")),

@@ -72,15 +72,38 @@ public final class Corrections {
         .build();
   }
 
+  /**
+   * The id of a drift correction of the stored answer {@code basis} describes: the first 32 hex
+   * digits of sha256(the debt key | its resolved_at | drift), so however many
+   * samples or nodes find the same stored answer moved, it is corrected once, and never under a
+   * degraded answer's correction id.
+   */
+  public static String driftId(Debt basis) {
+    return IdempotencyKey.sha256Hex(basis.debtKey() + "|" + basis.answerResolvedAtMs() + "|" + Correction.DRIFT).substring(0, 32);
+  }
+
   /** The outbox record for debt {@code d} repaired by {@code r} (no cursor yet). */
   public static Correction build(Debt d, Repair r) {
+    return build(d, r, id(d), Correction.DEGRADED);
+  }
+
+  /**
+   * The outbox record of drift: the stored answer {@code basis} describes (its point, rung and
+   * time, as a debt would) now placed at {@code fresh} by the rung that produced it (no cursor yet).
+   * The corrected answer replaces the stored one under the newer-wins rule, as any correction does.
+   */
+  public static Correction drift(Debt basis, Repair fresh) {
+    return build(basis, fresh, driftId(basis), Correction.DRIFT);
+  }
+
+  private static Correction build(Debt d, Repair r, String id, String reason) {
     Correction.Place before = new Correction.Place(d.lon(), d.lat(), d.claim(), d.servedRung(), d.confidence(),
         d.answerResolvedAtMs());
     Correction.Place after = new Correction.Place(r.hit().lon(), r.hit().lat(), r.claim(), r.tier(), r.hit().confidence(),
         r.correctedAtMs(), r.hit().address());
     Double moved = d.lon() == null || d.lat() == null ? null
         : Math.round(GreatCircle.metres(d.lat(), d.lon(), r.hit().lat(), r.hit().lon()) * 10) / 10.0;
-    return new Correction(id(d), null, d.idempotencyKey(), d.intent(), d.direction(), d.tenant(), before, after, moved,
+    return new Correction(id, null, d.idempotencyKey(), d.intent(), d.direction(), d.tenant(), before, after, moved, reason,
         r.correctedAtMs(), r.manifestRevision(), r.addrKey(), StoredAnswer.of(answer(d, r)));
   }
 

@@ -6,6 +6,7 @@ import dev.georesolver.bus.AuditEvent;
 import dev.georesolver.bus.BatchJob;
 import dev.georesolver.bus.BatchQuota;
 import dev.georesolver.bus.CacheWrites;
+import dev.georesolver.bus.Correction;
 import dev.georesolver.bus.Debt;
 import dev.georesolver.bus.IndexEntry;
 import dev.georesolver.bus.LeasedDebt;
@@ -202,6 +203,25 @@ public abstract class StateStoreContract {
     for (int k = 0; k < 100 && call(() -> store.housekeeping()) > 0; k++) {
       // another step
     }
+  }
+
+  @Test
+  @DisplayName("a drift is corrected once per stored answer, with reason drift, owing nothing in the queue; a degraded answer's correction is still its own")
+  void driftIsCorrectedOnce() {
+    Debt basis = d("drifted", 100, 1000);
+    Correction first = call(() -> q().drift(basis, repair(now(), null)));
+    assertThat(first).isNotNull();
+    assertThat(first.reason()).isEqualTo(Correction.DRIFT);
+    assertThat(first.cursor()).isNotNull();
+    assertThat(call(() -> q().drift(basis, repair(now(), null)))).as("another node found the same drift").isNull();
+    assertThat(stats().pending() + stats().inProgress() + stats().done()).as("no debt").isZero();
+    enqueue(basis);
+    LeasedDebt l = lease("r1", 1).get(0);
+    Settled degraded = call(() -> q().correct("r1", l, repair(now(), null)));
+    assertThat(degraded.correction().correctionId()).isNotEqualTo(first.correctionId());
+    assertThat(degraded.correction().reason()).isEqualTo(Correction.DEGRADED);
+    List<JsonObject> page = call(() -> store.corrections().page(null, 10)).corrections();
+    assertThat(page).extracting(j -> j.getString("reason")).containsExactly("drift", "degraded");
   }
 
   @Test
