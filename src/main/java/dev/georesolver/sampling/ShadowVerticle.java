@@ -116,7 +116,10 @@ public final class ShadowVerticle extends VerticleBase {
   private Ladders ladders;
   private ShadowCeilings ceilings;
   private long timer = -1;
-  /** The audit records of the drift corrections this node commits. */
+  /**
+   * The audit records of the drift corrections this node commits; opened at the first one (its
+   * session with the store costs nothing on a node that never corrects a drift).
+   */
   private AuditBuffer audit;
 
   /** A shadow verticle following the revisions {@code live} serves. */
@@ -138,7 +141,6 @@ public final class ShadowVerticle extends VerticleBase {
     metrics.shadowDeclared();
     var bus = vertx.eventBus();
     timer = vertx.setPeriodic(FLUSH_MS, id -> flush());
-    audit = AuditBuffer.create(vertx, m.audit(), () -> live.current().manifest().audit(), true, clock, metrics);
     return Future.all(
         bus.<ShadowOffer>localConsumer(Addresses.SHADOW_OFFER, this::onOffer).completion(),
         bus.localConsumer(Addresses.SHADOW_VIEW, this::onView).completion(),
@@ -299,6 +301,10 @@ public final class ShadowVerticle extends VerticleBase {
           if (c != null) {
             Correction committed = Correction.fromJson(c);
             vertx.eventBus().send(Addresses.CORRECTIONS_COMMITTED, committed.cursor());
+            if (audit == null) {
+              audit = AuditBuffer.create(vertx, live.current().manifest().audit(), () -> live.current().manifest().audit(), true,
+                  clock, metrics);
+            }
             audit.offer(committed, q.traceId());
           }
           return null;
