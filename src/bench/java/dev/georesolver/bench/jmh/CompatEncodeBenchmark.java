@@ -41,7 +41,7 @@ public class CompatEncodeBenchmark {
   @Setup
   public void setup() {
     ResolveResult fresh = ResolveResult.fromJson(new JsonObject(ResultEncodeBenchmark.SAMPLE));
-    replay = StoredAnswer.of(fresh).replayed("describe", "4bf92f3577b34da6a3ce929d0e0e4736", 1, 12L);
+    replay = StoredAnswer.of(fresh, "public").replayed("public", 1767229000000L, "describe", "4bf92f3577b34da6a3ce929d0e0e4736", 1, 12L);
   }
 
   @Benchmark

@@ -49,7 +49,7 @@ public class ResultEncodeBenchmark {
   @Setup
   public void setup() {
     result = ResolveResult.fromJson(new JsonObject(SAMPLE));
-    stored = StoredAnswer.of(result);
+    stored = StoredAnswer.of(result, "public");
     JsonObject stable = result.toJson();
     stable.remove("trace_id");
     stable.remove("elapsed_ms");
@@ -68,7 +68,7 @@ public class ResultEncodeBenchmark {
   /** A replay as the chain builds it and ingress writes it: delivery fields, then the stored bytes. */
   @Benchmark
   public Buffer replayToBuffer() {
-    return stored.replayed("describe", traceId, elapsedMs, replayAgeS).toBuffer();
+    return stored.replayed("public", 1767229000000L, "describe", traceId, elapsedMs, replayAgeS).toBuffer();
   }
 
   @Benchmark
