@@ -304,7 +304,8 @@ public final class ChainVerticle extends VerticleBase {
     // on and it is old enough (it is asked again of its own rung); a coalesced delivery never: its
     // walk was sampled or not already.
     if (reply instanceof Redelivery d && !(d.replayAgeS() != null && cfg.drift().on()
-        && clock.millis() - d.answer().resolvedAtMs() >= cfg.drift().minAgeS() * 1000)) {
+        && new dev.georesolver.shadow.DriftCheck(cfg.drift().minAgeS() * 1000, cfg.drift().movedM())
+            .due(d.answer().resolvedAtMs(), clock.millis()))) {
       return;
     }
     if (!s.sampler().decide(ThreadLocalRandom.current())) {
