@@ -68,7 +68,8 @@ public final class Addresses {
   public static Reach reach(String address) {
     switch (address) {
       case DEDUPE_CLAIM, DEDUPE_COMPLETE, DEDUPE_STATUS, INDEX_LOOKUP, INDEX_WRITE, INDEX_STATUS, OPS_EVENTS, OPS_STATE,
-          CORRECTIONS_COMMITTED, STATE_CACHE_WRITE, STATE_CACHE_LOAD, MANIFEST_RELOAD, MANIFEST_EVENTS, SHADOW_OFFER, SHADOW_VIEW:
+          CORRECTIONS_COMMITTED, STATE_CACHE_WRITE, STATE_CACHE_LOAD, MANIFEST_RELOAD, MANIFEST_EVENTS, SHADOW_OFFER, SHADOW_VIEW,
+          SHADOW_WORST:
         return Reach.NODE;
       case RESOLVE, REVERSE, HEALTH:
         return Reach.CHAIN;
@@ -269,6 +270,16 @@ public final class Addresses {
    * store cannot be read.
    */
   public static final String SHADOW_VIEW = "geocode.shadow.view";
+
+  /**
+   * The worst disagreements this node kept, request/reply. Sender: ingress
+   * ({@code GET /v1/shadow/worst}), having decided whose the caller may see. Body JSON
+   * {@code {"tenant": id}} for one tenant's, {@code {}} for every tenant's (an admin's); reply JSON
+   * {@code {"tenants": {id: [case, …]}, "node"}} ({@code shadow.WorstKept.Case#toMap}). Only tenants
+   * whose manifest entry has {@code shadow_keep_worst} have any; node-local (never leaves the node:
+   * it holds addresses).
+   */
+  public static final String SHADOW_WORST = "geocode.shadow.worst";
 
   /**
    * Adds shadow figures to the stored ones, request/reply. Sender: the shadow verticle, once a

@@ -20,6 +20,7 @@ import java.util.regex.Pattern;
  *     burst: 200
  *     admin: false
  *     batch_max_live_jobs: 4
+ *     shadow_keep_worst: { count: 20, max_age_s: 604800, min_m: 250 }
  * }</pre>
  */
 public final class TenantConfig extends Settings {
@@ -83,6 +84,13 @@ public final class TenantConfig extends Settings {
 
   /** Rows this tenant's live batch jobs may hold together; absent: {@code batch.tenant_max_live_rows}. */
   public static final Field<Long> BATCH_MAX_LIVE_ROWS = SECTION.longs("batch_max_live_rows", 1, 1L << 40);
+
+  /**
+   * Whether shadow sampling may keep this tenant's worst disagreements, address and both answers
+   * included, for investigation, within the bounds below; absent (the default): nothing of its addresses
+   * is kept, only counts.
+   */
+  public static final Field<KeepWorst> SHADOW_KEEP_WORST = SECTION.section("shadow_keep_worst", KeepWorst.SECTION);
 
   static {
     SECTION.rule((v, at) -> {
@@ -149,5 +157,51 @@ public final class TenantConfig extends Settings {
   /** See {@link #BATCH_MAX_LIVE_ROWS}; null when the batch section's default applies. */
   public Long batchMaxLiveRows() {
     return get(BATCH_MAX_LIVE_ROWS);
+  }
+
+  /** See {@link #SHADOW_KEEP_WORST}; null when this tenant's worst disagreements are not kept. */
+  public KeepWorst shadowKeepWorst() {
+    return get(SHADOW_KEEP_WORST);
+  }
+
+  /**
+   * The bounds on what shadow sampling keeps of one tenant's worst disagreements (manifest
+   * {@code tenants[].shadow_keep_worst:}): at most {@code count} samples, each at most
+   * {@code max_age_s} old, and only disagreements: both found and more than {@code min_m} apart, or
+   * only one of the two rungs found the place. Kept in the memory of the node that sampled them (a
+   * restart forgets them) and shown only to that tenant and to admins ({@code GET /v1/shadow/worst}).
+   */
+  public static final class KeepWorst extends Settings {
+
+    /** The keys of {@code shadow_keep_worst:}. */
+    public static final Section<KeepWorst> SECTION = new Section<>(KeepWorst::new);
+
+    /** The most samples kept, the worst first, 1..100; default 20. */
+    public static final Field<Integer> COUNT = SECTION.ints("count", 1, 100).byDefault(20);
+
+    /** The oldest a kept sample may be, seconds, 60..2,592,000 (30 days); default 604,800 (7 days). */
+    public static final Field<Long> MAX_AGE_S = SECTION.longs("max_age_s", 60, 2_592_000).byDefault(604_800L);
+
+    /** Two found answers are a disagreement worth keeping when more than this many metres apart; default 250 m. */
+    public static final Field<Double> MIN_M = SECTION.number("min_m", 0, 20_000_000).byDefault(250.0);
+
+    private KeepWorst(Settings read) {
+      super(read);
+    }
+
+    /** See {@link #COUNT}. */
+    public int count() {
+      return get(COUNT);
+    }
+
+    /** See {@link #MAX_AGE_S}. */
+    public long maxAgeS() {
+      return get(MAX_AGE_S);
+    }
+
+    /** See {@link #MIN_M}. */
+    public double minM() {
+      return get(MIN_M);
+    }
   }
 }

@@ -37,6 +37,8 @@ import dev.georesolver.shadow.ShadowCeilings;
 import dev.georesolver.shadow.ShadowSample;
 import dev.georesolver.shadow.ShadowTable;
 import dev.georesolver.shadow.ShadowView;
+import dev.georesolver.shadow.WorstKept;
+import dev.georesolver.config.TenantConfig;
 import dev.georesolver.tenant.Tenant;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -121,6 +123,10 @@ public final class ShadowVerticle extends VerticleBase {
    * session with the store costs nothing on a node that never corrects a drift).
    */
   private AuditBuffer audit;
+  /** The worst disagreements of the tenants that allow keeping them; empty for every other tenant. */
+  private final WorstKept worst = new WorstKept();
+  /** The tenants that allow it, with their bounds, as the revision last seen says. */
+  private Map<String, WorstKept.Limits> keepWorst = Map.of();
 
   /** A shadow verticle following the revisions {@code live} serves. */
   public ShadowVerticle(LiveManifest live, Clock clock, Ticker ticker, Metrics metrics) {
@@ -144,6 +150,7 @@ public final class ShadowVerticle extends VerticleBase {
     return Future.all(
         bus.<ShadowOffer>localConsumer(Addresses.SHADOW_OFFER, this::onOffer).completion(),
         bus.localConsumer(Addresses.SHADOW_VIEW, this::onView).completion(),
+        bus.<JsonObject>localConsumer(Addresses.SHADOW_WORST, this::onWorst).completion(),
         bus.<JsonObject>consumer(Addresses.TIER_STATS, msg -> view.onStats(msg.body())).completion(),
         bus.<JsonObject>consumer(Addresses.BREAKER_EVENTS, msg -> view.onBreaker(msg.body())).completion());
   }
@@ -165,6 +172,8 @@ public final class ShadowVerticle extends VerticleBase {
       ladders = Ladders.of(m);
       ceilings = new ShadowCeilings(m.enabledTiers().stream().map(TierConfig::name).toList(), m.shadow().maxPerS(), ticker);
       view.follow(m.enabledTiers());
+      keepWorst = keepWorst(m);
+      worst.retain(keepWorst, clock.millis());
       seen = r;
     }
     return r;
@@ -252,6 +261,10 @@ public final class ShadowVerticle extends VerticleBase {
         metrics.shadowSample(o.served(), tier.name(), s.distanceM().orElse(Double.NaN),
             s.agreement() != ShadowSample.Agreement.BOTH_FOUND);
       }
+      WorstKept.Limits limits = keepWorst.get(tenant.id());
+      if (limits != null) {
+        worst.offer(new WorstKept.Case(tenant.id(), queryOf(req), s), limits, s.atMs());
+      }
       return null;
     });
   }
@@ -309,6 +322,39 @@ public final class ShadowVerticle extends VerticleBase {
           }
           return null;
         });
+  }
+
+  /** The tenants whose manifest entry allows keeping their worst disagreements, with their bounds. */
+  private static Map<String, WorstKept.Limits> keepWorst(Manifest m) {
+    Map<String, WorstKept.Limits> out = new java.util.HashMap<>();
+    for (TenantConfig t : m.tenants()) {
+      TenantConfig.KeepWorst k = t.shadowKeepWorst();
+      if (k != null) {
+        out.put(t.id(), new WorstKept.Limits(k.count(), k.maxAgeS() * 1000, k.minM()));
+      }
+    }
+    return Map.copyOf(out);
+  }
+
+  /** What was asked, as a kept case shows it: the address as given, its components, or "lat,lon". */
+  private static String queryOf(ResolveRequest q) {
+    if (q.direction() == Direction.REVERSE) {
+      return q.lat() + "," + q.lon();
+    }
+    if (q.text() != null && !q.text().isBlank()) {
+      return q.text();
+    }
+    return q.components() == null ? "" : q.components().toString();
+  }
+
+  /** {@link Addresses#SHADOW_WORST}: the kept cases of the tenant asked for, or of every tenant. */
+  private void onWorst(Message<JsonObject> msg) {
+    revision();
+    String tenant = msg.body() == null ? null : msg.body().getString("tenant");
+    var kept = worst.of(tenant == null ? null : java.util.Set.of(tenant), keepWorst, clock.millis());
+    JsonObject tenants = new JsonObject();
+    kept.forEach((id, cases) -> tenants.put(id, new io.vertx.core.json.JsonArray(cases.stream().map(c -> (Object) c.toMap()).toList())));
+    msg.reply(new JsonObject().put("tenants", tenants).put("node", node.id()));
   }
 
   /** The shadow rung's side of the sample; null when the call measured nothing (failed, skipped). */

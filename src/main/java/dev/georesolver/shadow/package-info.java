@@ -22,6 +22,8 @@
  * </ul>
  *
  * <p>Privacy: only a sample holds points and labels, and it is folded into counts and histograms
- * at once; nothing here stores an address, a point or a label.
+ * at once; nothing here stores an address, a point or a label, except {@link
+ * dev.georesolver.shadow.WorstKept}: the worst disagreements of a tenant whose manifest entry allows
+ * keeping them, bounded in number and age, in memory only.
  */
 package dev.georesolver.shadow;
