@@ -13,7 +13,7 @@ import dev.georesolver.bus.ResolveRequest;
 import dev.georesolver.bus.TierReply;
 import dev.georesolver.bus.TierRequest;
 import dev.georesolver.ladder.Ladders;
-import dev.georesolver.ladder.Notices;
+import dev.georesolver.ladder.Repairs;
 import dev.georesolver.ladder.Residency;
 import dev.georesolver.config.IntentConfig;
 import dev.georesolver.config.Manifest;
@@ -22,7 +22,6 @@ import dev.georesolver.config.TierConfig;
 import dev.georesolver.deadline.Deadline;
 import dev.georesolver.deadline.Ticker;
 import dev.georesolver.metrics.Metrics;
-import dev.georesolver.normalize.AddressKeys;
 import dev.georesolver.geo.Direction;
 import dev.georesolver.geo.ForwardQuery;
 import dev.georesolver.geo.ReverseQuery;
@@ -105,7 +104,6 @@ public final class ReconcilerVerticle extends VerticleBase {
   /** The last token grant handed out: the next waits for it. */
   private Future<Void> granted = Future.succeededFuture();
   private RateWindow rate;
-  private boolean writeThrough;
   private boolean draining;
   private boolean again;
   private int generation;
@@ -154,7 +152,6 @@ public final class ReconcilerVerticle extends VerticleBase {
         tierBuckets.put(t.name(), new TokenBucket(r, Math.max(1, r / 20), ticker));
       }
     }
-    writeThrough = manifest.enabledTiers().stream().anyMatch(TierConfig::isCachedIndex);
     // The reconciler runs only beside the state store.
     audit = AuditBuffer.create(vertx, manifest.audit(), () -> current.get().audit(), true, clock, metrics);
     var bus = vertx.eventBus();
@@ -410,13 +407,8 @@ public final class ReconcilerVerticle extends VerticleBase {
 
   private Future<Boolean> correct(LeasedDebt item, List<TierConfig> ladder, Found found, List<Attempt> attempts) {
     Debt d = item.debt();
-    long now = clock.millis();
-    boolean degraded = Ladders.indexOf(ladder, found.tier().name()) > 0;
-    var idem = manifest.routing().idempotency();
-    long ttlMs = (degraded ? idem.degradedTtlSeconds() : idem.ttlSeconds()) * 1000L;
-    Repair repair = new Repair(found.tier().name(), found.tier().claim().wire(), degraded, found.hit(),
-        Notices.opener(found.tier(), found.hit(), now), attempts, now, current.get().revision(), ttlMs, addrKey(d, found.hit()),
-        idem.indexTtlSeconds());
+    Repair repair = Repairs.of(manifest, current.get().revision(), ladder, found.tier(), found.hit(), d.request(), attempts,
+        clock.millis());
     return settle("correct", item, new JsonObject().put("repair", repair.toJson())).map(s -> {
       if (s.correction() != null) {
         vertx.eventBus().send(Addresses.CORRECTIONS_COMMITTED, s.correction().cursor());
@@ -424,16 +416,6 @@ public final class ReconcilerVerticle extends VerticleBase {
       }
       return true;
     }).map(true);
-  }
-
-  /** The cached-index key the correction writes through, as the chain's write-through would. */
-  private String addrKey(Debt d, Hit hit) {
-    if (!writeThrough) {
-      return null;
-    }
-    ResolveRequest q = d.request();
-    return AddressKeys.ofAnswer(q.direction() == Direction.FORWARD ? new ForwardQuery(q.text(), q.components(), null, null) : null,
-        hit.label());
   }
 
   private Future<Boolean> retry(LeasedDebt item, List<Attempt> attempts) {

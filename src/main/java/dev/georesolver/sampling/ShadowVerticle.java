@@ -26,8 +26,7 @@ import dev.georesolver.geo.FailureClass;
 import dev.georesolver.geo.ForwardQuery;
 import dev.georesolver.geo.ReverseQuery;
 import dev.georesolver.ladder.Ladders;
-import dev.georesolver.ladder.Notices;
-import dev.georesolver.normalize.AddressKeys;
+import dev.georesolver.ladder.Repairs;
 import dev.georesolver.shadow.DriftCheck;
 import dev.georesolver.metrics.Metrics;
 import dev.georesolver.reload.LiveManifest;
@@ -297,14 +296,8 @@ public final class ShadowVerticle extends VerticleBase {
     ResolveRequest q = o.request();
     Debt basis = new Debt(o.idempotencyKey(), q.intent(), q.direction(), o.tenant(), q, o.served(), "resolved", null,
         tier.claim().wire(), o.lon(), o.lat(), o.confidence(), o.resolvedAtMs(), now);
-    boolean degraded = Ladders.indexOf(ladder, tier.name()) > 0;
-    var idem = r.manifest().routing().idempotency();
-    boolean writeThrough = r.manifest().enabledTiers().stream().anyMatch(TierConfig::isCachedIndex);
-    String addrKey = !writeThrough ? null : AddressKeys.ofAnswer(q.direction() == Direction.FORWARD
-        ? new ForwardQuery(q.text(), q.components(), null, null) : null, hit.label());
-    Repair fresh = new Repair(tier.name(), tier.claim().wire(), degraded, hit, Notices.opener(tier, hit, now),
-        List.of(new Attempt(tier.name(), "ok", 1, ms, "drift check")), now, r.manifest().revision(),
-        (degraded ? idem.degradedTtlSeconds() : idem.ttlSeconds()) * 1000L, addrKey, idem.indexTtlSeconds());
+    Repair fresh = Repairs.of(r.manifest(), r.manifest().revision(), ladder, tier, hit, q,
+        List.of(new Attempt(tier.name(), "ok", 1, ms, "drift check")), now);
     JsonObject body = new JsonObject().put("basis", basis.toJson()).put("repair", fresh.toJson());
     return vertx.eventBus().<JsonObject>request(Addresses.STATE_DRIFT_CORRECT, body,
             Caller.SYSTEM.on(node.to(Addresses.STATE_DRIFT_CORRECT).setSendTimeout(10_000)))

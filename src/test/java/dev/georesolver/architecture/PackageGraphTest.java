@@ -61,7 +61,7 @@ class PackageGraphTest {
       entry("batch", Set.of("bus", "geo")),
       entry("cache", Set.of("bus", "config", "geo", "metrics", "normalize", "redis")),
       entry("tier", Set.of("bus", "config", "crs", "deadline", "gazetteer", "geo", "metrics", "normalize", "provider", "trace")),
-      entry("ladder", Set.of("bus", "config", "crs", "gazetteer", "geo")),
+      entry("ladder", Set.of("bus", "config", "crs", "gazetteer", "geo", "normalize")),
       entry("compat", Set.of("bus", "config", "geo", "trace")),
       entry("web", Set.of("bus", "compat", "config", "metrics", "tenant")),
       entry("audit", Set.of("bus", "config", "ladder", "metrics", "state", "web")),
