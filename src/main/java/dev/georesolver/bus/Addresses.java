@@ -142,7 +142,14 @@ public final class Addresses {
    *       when nothing was delivered;
    *   <li>{@code breaker}: a {@link #BREAKER_EVENTS} transition with {@code "type"} added;
    *   <li>{@code reconcile} and {@code correction}: relayed from {@link #RECONCILE_EVENTS};
-   *   <li>{@code reload}: a {@link #MANIFEST_EVENTS} status with {@code "type"} added.
+   *   <li>{@code reload}: a {@link #MANIFEST_EVENTS} status with {@code "type"} added;
+   *   <li>{@code shadow}, when the shadow figures changed (asked of {@link #SHADOW_VIEW} every 5 s
+   *       while sampling is on): {@code {"type", "at_ms", "state": "off" | "waiting" | "unavailable"
+   *       | "empty" | "live", "detail"?, "samples", "rungs": [name, …] (ladder order), "cells":
+   *       [{"served", "shadow", "samples", "both_found", "within_250", "within_250_share",
+   *       "found_disagreement", "intents": [{"intent", "samples", "both_found", "p50_m",
+   *       "p90_m"}]}]}} — one cell per ordered pair of rungs, its intents added up
+   *       ({@code ops.ShadowBoard}).
    * </ul>
    */
   public static final String OPS_EVENTS = "geocode.ops.events";
@@ -170,7 +177,7 @@ public final class Addresses {
    * anything. Reply JSON {@code {"type": "hello", "manifest_revision", "tiers": [status, …] (ladder
    * order), "history": [snapshot without its tiers, …] (oldest first, at most five minutes),
    * "breaker_events": [transition, …] (the latest, oldest first), "reconcile": the last reconcile
-   * status or null, "corrections": [correction, …]}}.
+   * status or null, "corrections": [correction, …], "shadow": the last {@code shadow} event}}.
    */
   public static final String OPS_STATE = "geocode.ops.state";
 

@@ -19,8 +19,9 @@ import java.util.regex.Pattern;
  * {@code GET /admin/events}: the operator's feed as Server-Sent Events. On connect, one
  * {@code hello} event with the whole picture ({@link Addresses#OPS_STATE}); then every event the ops
  * verticle publishes on {@link Addresses#OPS_EVENTS}, named by its {@code type} ({@code snapshot}
- * once a second, {@code breaker}, {@code reconcile}, {@code correction}), its JSON on one
- * {@code data:} line. A client that reconnects gets a new {@code hello}, so no event id is kept.
+ * once a second, {@code breaker}, {@code reconcile}, {@code correction}, {@code reload},
+ * {@code shadow}), its JSON on one {@code data:} line. A client that reconnects gets a new
+ * {@code hello}, so no event id is kept.
  *
  * <p>A client that does not keep up misses events rather than growing a queue (each snapshot is
  * whole, so the next one repairs it). At most {@code maxStreams} streams per ingress instance; more

@@ -94,6 +94,11 @@ public final class LadderBoard {
     return out;
   }
 
+  /** The tiers' names, top rung first. */
+  public List<String> names() {
+    return List.copyOf(tiers.keySet());
+  }
+
   /** The latest transitions, oldest first (copies). */
   public JsonArray transitions() {
     JsonArray out = new JsonArray();

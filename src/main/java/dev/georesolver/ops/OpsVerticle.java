@@ -11,6 +11,8 @@ import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.eventbus.ReplyFailure;
 import io.vertx.core.json.JsonObject;
 
 import java.time.Clock;
@@ -23,8 +25,12 @@ import java.util.Optional;
  * breaker transitions ({@link Addresses#BREAKER_EVENTS}), tier statistics
  * ({@link Addresses#TIER_STATS}), the reconciler's news ({@link Addresses#RECONCILE_EVENTS}) — and,
  * once a second, a snapshot of the traffic read from {@link Metrics} (routing distribution, refusal
- * rate, latency percentiles), and publishes all of it on {@link Addresses#OPS_EVENTS}. Answers
- * {@link Addresses#OPS_STATE} with the whole picture for a dashboard that connects.
+ * rate, latency percentiles), and publishes all of it on {@link Addresses#OPS_EVENTS}. Every
+ * {@value #SHADOW_POLL_MS} ms, while shadow sampling is on, it also asks the node's shadow verticle
+ * for the merged figures ({@link Addresses#SHADOW_VIEW}) and relays them as the agreement matrix
+ * ({@link ShadowBoard}) when they changed: the dashboard reads them on its one stream, behind the
+ * one guard of {@code /admin/events}. Answers {@link Addresses#OPS_STATE} with the whole picture for
+ * a dashboard that connects.
  *
  * <p>Nothing on the request path changes for it: the chain records results in {@link Metrics}
  * anyway, and this verticle reads the totals once a second ({@link TrafficRollup}).
@@ -33,6 +39,10 @@ public final class OpsVerticle extends VerticleBase {
 
   /** Milliseconds between snapshots. */
   public static final long TICK_MS = 1000;
+  /** Milliseconds between two questions to the shadow verticle. */
+  public static final long SHADOW_POLL_MS = 5000;
+  /** How long the shadow verticle's answer is waited for, milliseconds (less than a poll: they never overlap). */
+  public static final long SHADOW_TIMEOUT_MS = 4000;
 
   /** The feed is this node's: its dashboards, its figures (on a clustered bus another node has its own). */
   private static final DeliveryOptions LOCAL = new DeliveryOptions().setLocalOnly(true);
@@ -43,7 +53,11 @@ public final class OpsVerticle extends VerticleBase {
   private LadderBoard ladder;
   private ReconcileBoard reconcile;
   private TrafficRollup traffic;
+  private ShadowBoard shadow;
+  /** Whether a question to the shadow verticle is waiting for its answer. */
+  private boolean askingShadow;
   private long timer = -1;
+  private long shadowTimer = -1;
 
   /** @param clock the wall clock snapshots are stamped with (their rates are per second of it) */
   public OpsVerticle(Manifest manifest, Metrics metrics, Clock clock) {
@@ -62,6 +76,7 @@ public final class OpsVerticle extends VerticleBase {
     ladder = new LadderBoard(live.current().manifest().enabledTiers());
     reconcile = new ReconcileBoard();
     traffic = new TrafficRollup();
+    shadow = new ShadowBoard(live.current().manifest().shadow().on(), clock.millis());
     var bus = vertx.eventBus();
     List<Future<?>> ready = new ArrayList<>(List.of(
         bus.<Object>consumer(Addresses.BREAKER_EVENTS, m -> json(m).ifPresent(this::onTransition)).completion(),
@@ -72,6 +87,8 @@ public final class OpsVerticle extends VerticleBase {
     return Future.all(ready).compose(v -> seedStatuses()).onSuccess(v -> {
       traffic.tick(metrics.reading(), clock.millis());
       timer = vertx.setPeriodic(TICK_MS, id -> tick());
+      pollShadow();
+      shadowTimer = vertx.setPeriodic(SHADOW_POLL_MS, id -> pollShadow());
     });
   }
 
@@ -79,6 +96,9 @@ public final class OpsVerticle extends VerticleBase {
   public Future<?> stop() {
     if (timer >= 0) {
       vertx.cancelTimer(timer);
+    }
+    if (shadowTimer >= 0) {
+      vertx.cancelTimer(shadowTimer);
     }
     return Future.succeededFuture();
   }
@@ -106,6 +126,47 @@ public final class OpsVerticle extends VerticleBase {
   private void tick() {
     JsonObject snapshot = traffic.tick(metrics.reading(), clock.millis());
     vertx.eventBus().publish(Addresses.OPS_EVENTS, snapshot.copy().put("tiers", ladder.tiers()), LOCAL);
+  }
+
+  /** Relays the shadow figures when they changed; asks nothing while sampling is off, nor while a question is out. */
+  private void pollShadow() {
+    if (!live.current().manifest().shadow().on()) {
+      relay(shadow.off(clock.millis()));
+      return;
+    }
+    if (askingShadow) {
+      return;
+    }
+    askingShadow = true;
+    askShadow().onComplete(ar -> {
+      askingShadow = false;
+      relay(ar.result());
+    });
+  }
+
+  /** The shadow verticle's figures as a {@code shadow} event (null when unchanged); never fails. */
+  private Future<JsonObject> askShadow() {
+    DeliveryOptions o = Node.of(vertx).to(Addresses.SHADOW_VIEW).setSendTimeout(SHADOW_TIMEOUT_MS);
+    return vertx.eventBus().<Object>request(Addresses.SHADOW_VIEW, "", o)
+        .map(m -> shadow.onView(m.body(), ladder.names(), clock.millis()))
+        .otherwise(t -> shadow.unavailable(whyNoShadow(t), clock.millis()));
+  }
+
+  /** What the operator reads when the shadow verticle gave no figures. */
+  static String whyNoShadow(Throwable t) {
+    if (t instanceof ReplyException r && r.failureType() == ReplyFailure.NO_HANDLERS) {
+      return "no shadow sampler runs on this node";
+    }
+    if (t instanceof ReplyException r && r.failureType() == ReplyFailure.TIMEOUT) {
+      return "the shadow sampler did not answer within " + SHADOW_TIMEOUT_MS / 1000 + " s";
+    }
+    return String.valueOf(t.getMessage());
+  }
+
+  private void relay(JsonObject event) {
+    if (event != null) {
+      vertx.eventBus().publish(Addresses.OPS_EVENTS, event, LOCAL);
+    }
   }
 
   private void onTransition(JsonObject e) {
@@ -142,6 +203,7 @@ public final class OpsVerticle extends VerticleBase {
         .put("history", traffic.history())
         .put("breaker_events", ladder.transitions())
         .put("reconcile", reconcile.status())
-        .put("corrections", reconcile.corrections());
+        .put("corrections", reconcile.corrections())
+        .put("shadow", shadow.last());
   }
 }

@@ -65,6 +65,7 @@ class OperatorFeedScenarioTest {
           .containsExactly("primary=closed", "secondary=closed");
       assertThat(hello.getValue("reconcile")).as("no reconciler has spoken").isNull();
       assertThat(hello.getJsonArray("history")).isNotNull();
+      assertThat(hello.getJsonObject("shadow").getString("state")).as("shadow sampling is off by default").isEqualTo("off");
 
       for (int i = 0; i < 5; i++) {
         s.geocode(i + " Feed Street").await();
