@@ -8,12 +8,15 @@
 // long the page takes to show it forced open; wait for the routing chart to shift to tier 2; take a
 // screenshot; release the breaker and wait for the page to show it closed and tier 1 serving again;
 // then wait for the reconcile panel to show the reconciler news the test publishes after the release.
+// Shadow sampling is on (every answer): the shadow panel says "no samples yet" before the traffic, and
+// before the drill its matrix cell (tier 1 served, tier 2 shadow) shows a share and a sample count.
 // Prints one JSON line with what it saw, which the JUnit test (dev.georesolver.functional.
 // DashboardBrowserTest) asserts:
 //   {console_errors: [...], page_errors: [...], failed_requests: [...], ladder: [{tier, state}],
 //    forced_open_shown_ms, share_before: {tier1, tier2}, share_forced: {...}, share_released: {...},
 //    tier2_path_changed, released_state, reconcile_state, reconcile_text, reconcile_live_text,
-//    corrections_text, steps: [...]}
+//    corrections_text, shadow_text_at_load, shadow_cell: {cls, pct, n, samples, title, row},
+//    shadow_reverse_cls, shadow_self_cls, steps: [...]}
 // A step that does not happen in time is recorded in "failure" (exit status 0): the test says which.
 // Exit status 1 only when the browser cannot be started or the script itself breaks.
 import { createRequire } from 'node:module';
@@ -86,6 +89,15 @@ const stateOf = (page, tier) => page.evaluate(name => {
   return li ? li.dataset.state : null;
 }, tier);
 
+// The matrix cell of (served, shadow), as the page shows it; null while it has no samples.
+const shadowCell = (page, served, shadow) => page.evaluate(([a, b]) => {
+  const td = document.querySelector(`#shadow-body td[data-served="${CSS.escape(a)}"][data-shadow="${CSS.escape(b)}"]`);
+  if (!td) return null;
+  const text = cls => { const e = td.querySelector('.' + cls); return e ? e.textContent : null; };
+  return { cls: td.className, pct: text('pct'), n: text('n'), samples: td.dataset.samples ? Number(td.dataset.samples) : null,
+    title: td.title, row: td.parentElement.querySelector('th').dataset.rung };
+}, [served, shadow]);
+
 const userDataDir = mkdtempSync(path.join(tmpdir(), 'georesolver-chromium-'));
 let context;
 try {
@@ -121,6 +133,7 @@ try {
   out.ladder = await page.evaluate(() => [...document.querySelectorAll('#ladder li.rung')].map(li => ({ tier: li.dataset.tier, state: li.dataset.state })));
   out.reconcile_state = await page.evaluate(() => document.getElementById('reconcile').dataset.state);
   out.reconcile_text = await page.evaluate(() => document.getElementById('reconcile-body').textContent.trim());
+  out.shadow_text_at_load = await page.evaluate(() => document.getElementById('shadow-body').textContent.trim());
   step('live');
 
   for (let w = 0; w < 4; w++) workers.push(traffic(w));
@@ -132,6 +145,14 @@ try {
   out.share_before = await shares(page);
   const pathBefore = await tierPath(page);
   step('steady', out.share_before);
+
+  out.shadow_cell = await waitFor('the shadow cell of tier 1 → tier 2 with samples', page, async p => {
+    const c = await shadowCell(p, tier1, tier2);
+    return c && c.samples > 0 ? c : null;
+  }, 20000);
+  out.shadow_reverse_cls = (await shadowCell(page, tier2, tier1) || {}).cls || null;
+  out.shadow_self_cls = (await shadowCell(page, tier1, tier1) || {}).cls || null;
+  step('shadow shown', out.shadow_cell);
 
   const forced = await admin('force-open');
   const t0 = Date.now();

@@ -1,8 +1,8 @@
 'use strict';
 // georesolver operations dashboard. Everything shown comes from the Server-Sent Events of
 // GET /admin/events: one "hello" with the whole picture on connect, then a "snapshot" every second
-// and "breaker", "reconcile" and "correction" events as they happen (their shapes are documented
-// with the event-bus addresses OPS_EVENTS, OPS_STATE and RECONCILE_EVENTS). No library, no build
+// and "breaker", "reconcile", "correction", "reload" and "shadow" events as they happen (their
+// shapes are documented with the event-bus addresses OPS_EVENTS, OPS_STATE and RECONCILE_EVENTS). No library, no build
 // step; all text is set with textContent.
 (function () {
   const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -21,11 +21,20 @@
     closed: 'closed', half_open: 'half-open', open: 'open',
     forced_open: 'forced open', forced_closed: 'forced closed', unreachable: 'unreachable'
   };
+  // The agreement scale of the shadow matrix: the share of samples both rungs found that lie within 250 m.
+  const AGREEMENT_GOOD = 0.95;
+  const AGREEMENT_WARN = 0.80;
+  const SHADOW_NOTES = {
+    off: 'shadow sampling is off',
+    waiting: 'waiting for the shadow figures',
+    unavailable: 'shadow figures unavailable',
+    empty: 'no samples yet'
+  };
   const LATENCY_LINES = [['p50', '#3fd0c9'], ['p90', '#e3b341'], ['p99', '#f85149']];
 
   const model = {
     tiers: [], history: [], breakerEvents: [], reconcile: null, corrections: [],
-    revision: null, offsetMs: 0, latest: null
+    revision: null, offsetMs: 0, latest: null, shadow: null
   };
   const colors = new Map();
 
@@ -115,6 +124,7 @@
     on(source, 'reconcile', onReconcile);
     on(source, 'correction', onCorrection);
     on(source, 'reload', onReload);
+    on(source, 'shadow', onShadow);
   }
 
   function on(source, type, handler) {
@@ -134,6 +144,7 @@
     model.breakerEvents = (h.breaker_events || []).slice(-EVENTS_KEPT);
     model.reconcile = h.reconcile || null;
     model.corrections = h.corrections || [];
+    model.shadow = h.shadow || null;
     setConn('live');
     renderAll();
   }
@@ -182,6 +193,11 @@
     renderReconcile();
   }
 
+  function onShadow(s) {
+    model.shadow = s;
+    renderShadow();
+  }
+
   // ---- rendering -----------------------------------------------------------------------------
 
   function renderAll() {
@@ -192,6 +208,7 @@
     renderLatency();
     renderEvents();
     renderReconcile();
+    renderShadow();
   }
 
   function windowOf() {
@@ -460,6 +477,117 @@
       if (c.label) li.appendChild(el('span', 'muted', c.label));
       list.appendChild(li);
     }
+  }
+
+  function count(n) {
+    return Number(n || 0).toLocaleString('en-US');
+  }
+
+  function metres(v) {
+    if (v === null || v === undefined) return '–';
+    return v >= 1000 ? (v / 1000).toFixed(1) + ' km' : Math.round(v) + ' m';
+  }
+
+  /** A share as the matrix shows it: rounded down, so that "95 %" is never shown for less. */
+  function floorPct(share) {
+    return Math.floor(share * 100 + 1e-9) + '\u00a0%';
+  }
+
+  /** The same, to a tenth of a percent, for the tooltip. */
+  function floorPct1(share) {
+    return share >= 1 ? '100 %' : (Math.floor(share * 1000 + 1e-9) / 10).toFixed(1) + ' %';
+  }
+
+  function agreementClass(share) {
+    if (share === null || share === undefined) return 'nodata';
+    return share >= AGREEMENT_GOOD ? 'good' : share >= AGREEMENT_WARN ? 'warn' : 'bad';
+  }
+
+  function shadowTitle(c) {
+    const lines = [c.served + ' → ' + c.shadow,
+      count(c.samples) + ' samples · ' + count(c.both_found) + ' both found',
+      c.within_250_share === null ? 'within 250 m: none both found'
+        : 'within 250 m: ' + floorPct1(c.within_250_share) + ' of those both found (' + count(c.within_250) + ')',
+      'found by one rung only: ' + pct(c.found_disagreement)];
+    for (const i of c.intents || []) {
+      lines.push(i.intent + ': p50 ' + metres(i.p50_m) + ' · p90 ' + metres(i.p90_m) + ' (' + count(i.samples) + ' samples)');
+    }
+    return lines.join('\n');
+  }
+
+  function shadowCell(cells, served, shadow) {
+    const td = el('td');
+    td.dataset.served = served;
+    td.dataset.shadow = shadow;
+    if (served === shadow) {
+      td.className = 'self';
+      return td;
+    }
+    const c = cells.get(served + '\n' + shadow);
+    if (!c) {
+      td.className = 'empty';
+      td.title = served + ' → ' + shadow + ': never sampled';
+      return td;
+    }
+    td.className = agreementClass(c.within_250_share);
+    td.dataset.share = c.within_250_share === null ? '' : String(c.within_250_share);
+    td.dataset.samples = String(c.samples);
+    td.appendChild(el('span', 'pct', c.within_250_share === null ? '–' : floorPct(c.within_250_share)));
+    td.appendChild(el('span', 'n', count(c.samples)));
+    td.title = shadowTitle(c);
+    return td;
+  }
+
+  function shadowMatrix(s) {
+    const rungs = s.rungs || [];
+    const cells = new Map((s.cells || []).map(c => [c.served + '\n' + c.shadow, c]));
+    const table = el('table', 'shadow-matrix');
+    // Rungs are numbered as on the ladder (the figures may name rungs a reload removed: listed after it).
+    const head = el('tr');
+    const corner = el('th', 'corner', '↓\u2009→');
+    corner.title = 'rows: the served rung · columns: the shadow rung';
+    head.appendChild(corner);
+    rungs.forEach((r, i) => {
+      const th = el('th', null, i + 1);
+      th.title = 'shadow: ' + r;
+      th.scope = 'col';
+      head.appendChild(th);
+    });
+    table.appendChild(el('thead')).appendChild(head);
+    const body = el('tbody');
+    rungs.forEach((served, i) => {
+      const tr = el('tr');
+      const th = el('th', null, i + 1);
+      th.title = 'served: ' + served;
+      th.dataset.rung = served;
+      th.scope = 'row';
+      tr.appendChild(th);
+      for (const shadow of rungs) tr.appendChild(shadowCell(cells, served, shadow));
+      body.appendChild(tr);
+    });
+    table.appendChild(body);
+    return table;
+  }
+
+  function renderShadow() {
+    const panel = byId('shadow');
+    const body = byId('shadow-body');
+    clear(body);
+    const s = model.shadow;
+    const state = s && s.state ? s.state : 'waiting';
+    panel.dataset.state = state;
+    if (state !== 'live') {
+      body.appendChild(el('div', 'none', SHADOW_NOTES[state] || SHADOW_NOTES.waiting));
+      if (state === 'unavailable' && s.detail) body.appendChild(el('div', 'detail muted', s.detail));
+      return;
+    }
+    body.appendChild(shadowMatrix(s));
+    const ladder = new Set(model.tiers.map(t => t.tier));
+    const beyond = (s.rungs || []).map((r, i) => (i + 1) + ' ' + r).filter((r, i) => !ladder.has(s.rungs[i]));
+    const multi = (s.cells || []).some(c => (c.intents || []).length > 1);
+    body.appendChild(el('div', 'shadow-foot muted', 'rows served, columns shadow · ' + count(s.samples) + ' samples'
+      + (multi ? ', intents added up' : '') + (s.at_ms ? ' · ' + clock(s.at_ms) : '')));
+    if (beyond.length) body.appendChild(el('div', 'shadow-foot muted', 'not on the ladder: ' + beyond.join(', ')));
   }
 
   function tick() {

@@ -29,8 +29,11 @@ import static org.assertj.core.api.Assertions.fail;
  * stand-in providers, while the script sends steady traffic. The page loads without a console
  * error, a forced-open breaker shows as forced open within two seconds, the routing chart moves to
  * the second rung and back when the first is forced open and released, and the reconcile panel says
- * "no reconciler" until reconciler news arrives (published here once the breaker is released). The
- * screenshot is left in {@code target/dashboard.png}.
+ * "no reconciler" until reconciler news arrives (published here once the breaker is released).
+ * Shadow sampling is on for every answer, and the two stand-ins answer about 40 m apart: the shadow
+ * panel says "no samples yet" before the traffic, then its cell (first rung served, second rung
+ * shadow) shows 100 % within 250 m, coloured good, with a sample count. The screenshot is left in
+ * {@code target/dashboard.png}.
  *
  * <p>{@code scripts/test.sh} installs Chromium (Debian's {@code chromium}) and playwright-core
  * (into {@code target/npm}); when either is missing this test fails saying so.
@@ -46,7 +49,8 @@ class DashboardBrowserTest {
   private static final String FROM_TEST = "x-dashboard-test";
 
   @Test
-  @DisplayName("no console error; forced open shown within 2 s; the distribution shifts to tier 2 and back; no reconciler until one speaks")
+  @DisplayName("no console error; forced open shown within 2 s; the distribution shifts to tier 2 and back; no reconciler until one speaks;"
+      + " the shadow matrix shows tier 1 → tier 2 agreeing")
   void dashboardInChromium(Vertx vertx) throws Exception {
     if (!Files.isExecutable(CHROMIUM)) {
       fail(CHROMIUM + " is missing: run scripts/test.sh, which installs Debian's chromium package (as root)");
@@ -63,6 +67,7 @@ class DashboardBrowserTest {
         .tier("osm_nominatim", "generic", secondary.url(), "open_data", 800, "typical_ms: 30")
         .tier("cached_index", "cached_index", null, "cached", 200, "typical_ms: 5")
         .tier("world_gazetteer", "gazetteer", null, "locality", 200, "typical_ms: 2")
+        .extra("shadow: { sample_rate: 1.0, max_per_s: 20 }")
         .yaml()).await();
     Files.deleteIfExists(SCREENSHOT);
 
@@ -91,6 +96,18 @@ class DashboardBrowserTest {
     assertThat(seen.getString("reconcile_live_text")).contains("backlog", "12", "oldest waiting", "95 s", "done (7 days)", "30",
         "dead letters").doesNotContain("corrected");
     assertThat(seen.getString("corrections_text")).contains("osm_nominatim → primary_commercial", "140 m");
+
+    assertThat(seen.getString("shadow_text_at_load")).isEqualTo("no samples yet");
+    JsonObject cell = seen.getJsonObject("shadow_cell");
+    assertThat(cell.getString("row")).as("the row of the first rung").isEqualTo("primary_commercial");
+    assertThat(cell.getString("pct")).as("answers 40 m apart: all within 250 m").isEqualTo("100\u00a0%");
+    assertThat(cell.getString("n")).matches("[1-9][0-9,]*");
+    assertThat(cell.getLong("samples")).isPositive();
+    assertThat(Long.parseLong(cell.getString("n").replace(",", ""))).isEqualTo(cell.getLong("samples"));
+    assertThat(cell.getString("cls")).as("coloured good").isEqualTo("good");
+    assertThat(cell.getString("title")).contains("primary_commercial → osm_nominatim", "within 250 m: 100 % of those both found", "p50 ", " m · p90 ");
+    assertThat(seen.getString("shadow_reverse_cls")).as("osm_nominatim's answers were never shadowed by primary_commercial").isEqualTo("empty");
+    assertThat(seen.getString("shadow_self_cls")).isEqualTo("self");
 
     assertThat(Files.size(SCREENSHOT)).as("a screenshot was taken").isGreaterThan(10_000);
   }
