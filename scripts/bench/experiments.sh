@@ -11,6 +11,13 @@
 #   main-zgc       java -jar georesolver.jar, ZGC
 #   loop1-g1       bench launcher, 1 event loop, 1 chain and 1 ingress instance, G1
 #   loop1-zgc      bench launcher, 1 event loop, 1 chain and 1 ingress instance, ZGC
+#   shadow-off     main-g1 on the bench manifest plus a second open_data rung below fast (the shadow
+#                  rung every describe answer would be asked of), shadow sampling off
+#   shadow-1pct    the same manifest with shadow: { sample_rate: 0.01, max_per_s: 1000 }: every
+#                  sampled answer becomes a shadow call (the default ceiling, 2 a second, would drop
+#                  most of them and hide their cost)
+#   shadow-100pct  the same at sample_rate 1.0: every answer is shadowed, to state a sample's own cost
+# (not in the default list: run them by name, e.g. experiments.sh shadow-off shadow-1pct shadow-off shadow-1pct)
 # For each: warm-up (2 × 10 s replay and pass-through), then per round wrk replay, wrk pass-through
 # (8 s each) and the open-loop generator on pass-through at BENCH_RATE req/s (default 7500; generator
 # pre-warm 5 s, warm-up 3 s, then 8 s measured). Placement as in bench.sh: resolver on CPU 1,
@@ -64,6 +71,18 @@ taskset -c "$CLIENT_CPUS" java -Xmx512m -jar "$RUN/tools.jar" provider --port "$
 PIDS+=($!)
 wait_http "http://127.0.0.1:$P_PROV/_ctl/count"
 
+# The shadow variants' manifests: a second open_data rung (same stand-in lane) below fast.
+shadow_manifest() { # RATE FILE
+  awk '/^intents:/ { print "    - name: \"second\""; print "      adapter: \"generic\"";
+        print "      endpoint: \"http://127.0.0.1:'"$P_PROV"'/fast\""; print "      claim: \"open_data\"";
+        print "      timeout_ms: 2000"; print "      typical_ms: 5"; print "      retry_budget: 0"; print "      pool_size: 16" }
+       { print }' "$RUN/manifest.yaml" | sed "s|$RUN/state.db|$RUN/state-shadow-$1.db|" >"$2"
+  echo "shadow: { sample_rate: $1, max_per_s: 1000 }" >>"$2"
+}
+shadow_manifest 0 "$RUN/manifest-shadow-off.yaml"
+shadow_manifest 0.01 "$RUN/manifest-shadow-1pct.yaml"
+shadow_manifest 1.0 "$RUN/manifest-shadow-100pct.yaml"
+
 REPLAY="/v1/geocode?q=10%20Downing%20St%2C%20London%20SW1A%202AA"
 MARK='"status":"resolved"'
 wrk_rps() { # URL SCRIPT [TAG]
@@ -79,6 +98,7 @@ for v in "${VARIANTS[@]}"; do
     main-zgc) CMD=(java $COMMON -XX:+UseZGC -Xlog:gc,gc+phases:file="$RUN/gc-$v.log":uptime -jar "$RUN/resolver.jar" --manifest "$RUN/manifest.yaml" --port "$P_RES") ;;
     loop1-g1) CMD=(java $COMMON -XX:+UseG1GC -Xlog:gc:file="$RUN/gc-$v.log":uptime -jar "$RUN/tools.jar" resolver --manifest "$RUN/manifest.yaml" --port "$P_RES" --event-loops 1 --chain-instances 1 --ingress-instances 1) ;;
     loop1-zgc) CMD=(java $COMMON -XX:+UseZGC -Xlog:gc,gc+phases:file="$RUN/gc-$v.log":uptime -jar "$RUN/tools.jar" resolver --manifest "$RUN/manifest.yaml" --port "$P_RES" --event-loops 1 --chain-instances 1 --ingress-instances 1) ;;
+    shadow-off|shadow-1pct|shadow-100pct) CMD=(java $COMMON -XX:+UseG1GC -Xlog:gc:file="$RUN/gc-$v.log":uptime -jar "$RUN/resolver.jar" --manifest "$RUN/manifest-$v.yaml" --port "$P_RES") ;;
     *) die "unknown variant $v" ;;
   esac
   taskset -c "$SERVER_CPUS" "${CMD[@]}" >"$RUN/resolver-$v.log" 2>&1 &
@@ -102,5 +122,6 @@ for v in "${VARIANTS[@]}"; do
         END { printf "%d pauses, mean %.2f ms, max %.2f ms", n, (n ? s / n : 0), m }' "$RUN/gc-$v.log")
     echo "| $v | $r | $replay | $pass | $lat | $gc |"
   done
+  case "$v" in shadow-*) echo "<!-- $v: $(curl -fsS "http://127.0.0.1:$P_RES/v1/shadow" | head -c 600) -->" ;; esac
   kill "$RPID"; wait "$RPID" 2>/dev/null || true
 done

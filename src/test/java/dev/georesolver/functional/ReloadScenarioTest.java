@@ -3,6 +3,7 @@ package dev.georesolver.functional;
 import dev.georesolver.support.FakeClock;
 import dev.georesolver.support.FakeProvider;
 import dev.georesolver.support.ManifestBuilder;
+import dev.georesolver.support.ManifestFiles;
 import dev.georesolver.support.Stack;
 import dev.georesolver.support.TestState;
 import io.vertx.core.Vertx;
@@ -19,7 +20,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
@@ -51,13 +51,6 @@ class ReloadScenarioTest {
     Path f = TestState.freshDir().resolve("manifest.yaml");
     Files.writeString(f, yaml);
     return f;
-  }
-
-  /** Replaces the file as editors and git checkouts do: a new file renamed over the old. */
-  static void replace(Path f, String yaml) throws IOException {
-    Path tmp = f.resolveSibling(f.getFileName() + ".tmp");
-    Files.writeString(tmp, yaml);
-    Files.move(tmp, f, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
   }
 
   private static HttpResponse<Buffer> post(Stack s, String path, String bearer) {
@@ -101,7 +94,7 @@ class ReloadScenarioTest {
     assertThat(s.geocode("2 Forced Street").await().bodyAsJsonObject().getString("resolution_source")).isEqualTo("c");
     assertThat(a.count()).as("a's breaker opened on its first failure").isEqualTo(1);
 
-    replace(f, m()
+    ManifestFiles.replace(f, m()
         .tier("a", "generic", a.url(), "exact", 500, breaker)
         .tier("b", "generic", b.url(), "exact", 700)
         .tier("d", "generic", d.url(), "open_data", 500)
@@ -156,7 +149,7 @@ class ReloadScenarioTest {
     Stack s = Stack.deployFile(vertx, f, Map.of("GEO_RELOAD_POLL_MS", "0"), clock, Map.of()).await();
     String serving = s.manifest.revision();
 
-    replace(f, m().tier("p", "generic", p.url(), "exact", -5).yaml());
+    ManifestFiles.replace(f, m().tier("p", "generic", p.url(), "exact", -5).yaml());
     HttpResponse<Buffer> refused = post(s, "/admin/reload", null);
     assertThat(refused.statusCode()).isEqualTo(422);
     assertThat(refused.getHeader("content-type")).isEqualTo("application/problem+json");
@@ -179,7 +172,7 @@ class ReloadScenarioTest {
     assertThat(ready.bodyAsJsonObject().getJsonObject("reload").getBoolean("ok")).isFalse();
     assertThat(s.geocode("1 Still Street").await().bodyAsJsonObject().getString("manifest_revision")).isEqualTo(serving);
 
-    replace(f, "routing: [ not a mapping");
+    ManifestFiles.replace(f, "routing: [ not a mapping");
     HttpResponse<Buffer> yaml = post(s, "/admin/reload", null);
     assertThat(yaml.statusCode()).isEqualTo(422);
     assertThat(yaml.bodyAsJsonObject().getString("detail")).contains("routing");
@@ -195,7 +188,7 @@ class ReloadScenarioTest {
     Path f = file(m().tier("p", "generic", p.url(), "exact", 500).yaml());
     Stack s = Stack.deployFile(vertx, f, Map.of("GEO_RELOAD_POLL_MS", "0"), clock, Map.of()).await();
 
-    replace(f, m().maxBudget(30_000).extra("server: { max_connections: 64 }").tier("p", "generic", p.url(), "exact", 900).yaml());
+    ManifestFiles.replace(f, m().maxBudget(30_000).extra("server: { max_connections: 64 }").tier("p", "generic", p.url(), "exact", 900).yaml());
     HttpResponse<Buffer> refused = post(s, "/admin/reload", null);
     assertThat(refused.statusCode()).isEqualTo(422);
     JsonArray restart = refused.bodyAsJsonObject().getJsonObject("reload").getJsonObject("last_attempt").getJsonArray("needs_restart");
@@ -212,12 +205,12 @@ class ReloadScenarioTest {
     Path f = file(m().tier("p", "generic", p.url(), "exact", 500).yaml());
     Stack s = Stack.deployFile(vertx, f, Map.of("GEO_RELOAD_POLL_MS", "100"), clock, Map.of()).await();
 
-    replace(f, m().tier("p", "generic", p.url(), "exact", 500).yaml().replace("timeout_ms: 500", "timeout_ms: nope"));
+    ManifestFiles.replace(f, m().tier("p", "generic", p.url(), "exact", 500).yaml().replace("timeout_ms: 500", "timeout_ms: nope"));
     JsonObject refused = manifestUntil(s, r -> "refused".equals(outcome(r)));
     assertThat(refused.getJsonObject("reload").getJsonObject("last_attempt").getString("trigger")).isEqualTo("file");
     assertThat(refused.getString("revision")).isEqualTo(s.manifest.revision());
 
-    replace(f, m().tier("q", "generic", q.url(), "exact", 500).tier("p", "generic", p.url(), "exact", 500).yaml());
+    ManifestFiles.replace(f, m().tier("q", "generic", q.url(), "exact", 500).tier("p", "generic", p.url(), "exact", 500).yaml());
     JsonObject applied = manifestUntil(s, r -> "applied".equals(outcome(r)));
     assertThat(applied.getJsonArray("enabled_tiers").getList()).as(applied.encode()).containsExactly("q", "p");
     assertThat(applied.getJsonObject("reload").getInteger("refused")).as("the invalid file was reported once").isEqualTo(1);

@@ -1,5 +1,6 @@
 package dev.georesolver.functional;
 
+import dev.georesolver.support.ManifestFiles;
 import dev.georesolver.support.ResolverProcess;
 import dev.georesolver.support.TestState;
 import io.vertx.core.json.JsonObject;
@@ -34,7 +35,7 @@ class ReloadSignalTest {
       HttpClient http = HttpClient.newHttpClient();
       String before = manifestOf(http, p).getString("revision");
 
-      ReloadScenarioTest.replace(m, manifest().tier("g", "gazetteer", null, "locality", 300).extra("state: { path: \"" + state + "\" }").yaml());
+      ManifestFiles.replace(m, manifest().tier("g", "gazetteer", null, "locality", 300).extra("state: { path: \"" + state + "\" }").yaml());
       Process kill = new ProcessBuilder("kill", "-HUP", Long.toString(p.pid())).inheritIO().start();
       assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
       assertThat(kill.exitValue()).isZero();

@@ -1,5 +1,6 @@
 package dev.georesolver.functional;
 
+import dev.georesolver.support.ManifestFiles;
 import dev.georesolver.support.FakeProvider;
 import dev.georesolver.support.Stack;
 import dev.georesolver.support.TestState;
@@ -84,7 +85,7 @@ class ReloadUnderLoadTest {
 
     for (int k = 1; k <= RELOADS; k++) {
       Thread.sleep(50);
-      ReloadScenarioTest.replace(f, yaml(k, a, b, x));
+      ManifestFiles.replace(f, yaml(k, a, b, x));
       begun.incrementAndGet();
       HttpResponse<Buffer> r = s.client.post(s.port, "localhost", "/admin/reload").putHeader("X-Requested-By", "test").send().await();
       assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(200);

@@ -3,6 +3,7 @@ package dev.georesolver.issues;
 import dev.georesolver.support.FakeClock;
 import dev.georesolver.support.FakeProvider;
 import dev.georesolver.support.ManifestBuilder;
+import dev.georesolver.support.ManifestFiles;
 import dev.georesolver.support.Stack;
 import dev.georesolver.support.TestState;
 import io.vertx.core.Vertx;
@@ -17,7 +18,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.Map;
 
 import static dev.georesolver.support.FakeProvider.generic;
@@ -36,12 +36,6 @@ class Issue23ReloadAppliesOrNeedsRestartTest {
         .tier("primary", "generic", url, "exact", 5000);
   }
 
-  private static void replace(Path f, String yaml) throws Exception {
-    Path tmp = f.resolveSibling("manifest.yaml.tmp");
-    Files.writeString(tmp, yaml);
-    Files.move(tmp, f, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-  }
-
   private static JsonArray records(Stack s) {
     HttpResponse<Buffer> r = s.get("/v1/audit?limit=100").await();
     assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(200);
@@ -57,7 +51,7 @@ class Issue23ReloadAppliesOrNeedsRestartTest {
     Stack s = Stack.deployFile(vertx, f, Map.of("GEO_RELOAD_POLL_MS", "0"), new FakeClock(), Map.of()).await();
     assertThat(s.geocode("Damrak 1, Amsterdam").await().bodyAsJsonObject().getString("resolution_source")).isEqualTo("primary");
 
-    replace(f, m(p.url(), "{ level: all, flush_interval_ms: 20 }").yaml());
+    ManifestFiles.replace(f, m(p.url(), "{ level: all, flush_interval_ms: 20 }").yaml());
     HttpResponse<Buffer> applied = s.client.post(s.port, "localhost", "/admin/reload").putHeader("X-Requested-By", "test").send().await();
     assertThat(applied.statusCode()).as(applied.bodyAsString()).isEqualTo(200);
     JsonObject last = applied.bodyAsJsonObject().getJsonObject("last_attempt");
@@ -75,7 +69,7 @@ class Issue23ReloadAppliesOrNeedsRestartTest {
     assertThat(last.getJsonArray("applied_settings").getList()).containsExactly("audit.level");
     assertThat(last.getJsonArray("needs_restart").getList()).isEmpty();
 
-    replace(f, m(p.url(), "{ level: all, flush_interval_ms: 500 }").yaml());
+    ManifestFiles.replace(f, m(p.url(), "{ level: all, flush_interval_ms: 500 }").yaml());
     HttpResponse<Buffer> refused = s.client.post(s.port, "localhost", "/admin/reload").putHeader("X-Requested-By", "test").send().await();
     assertThat(refused.statusCode()).as(refused.bodyAsString()).isEqualTo(422);
     assertThat(refused.bodyAsJsonObject().getJsonObject("reload").getJsonObject("last_attempt").getJsonArray("needs_restart").getList())

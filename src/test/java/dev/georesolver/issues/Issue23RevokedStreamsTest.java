@@ -1,6 +1,7 @@
 package dev.georesolver.issues;
 
 import dev.georesolver.config.KeyDigest;
+import dev.georesolver.support.ManifestFiles;
 import dev.georesolver.support.Stack;
 import dev.georesolver.support.TestState;
 import io.vertx.core.Vertx;
@@ -17,7 +18,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Clock;
 import java.util.HexFormat;
 import java.util.Map;
@@ -50,12 +50,6 @@ class Issue23RevokedStreamsTest {
 
   private static String hex(String key) {
     return HexFormat.of().formatHex(KeyDigest.sha256(key));
-  }
-
-  private static void replace(Path f, String yaml) throws Exception {
-    Path tmp = f.resolveSibling(f.getFileName() + ".tmp");
-    Files.writeString(tmp, yaml);
-    Files.move(tmp, f, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
   }
 
   private Stack deploy(Vertx vertx, Path f) {
@@ -92,7 +86,7 @@ class Issue23RevokedStreamsTest {
     io.vertx.core.Future<Void> kept = open(http, s.port, "/v1/corrections/stream", LIMITED);
 
     assertThat(events.isComplete() || corrections.isComplete() || kept.isComplete()).as("open before the reload").isFalse();
-    replace(f, yaml(ACME_NEW, ROOT_NEW, ""));
+    ManifestFiles.replace(f, yaml(ACME_NEW, ROOT_NEW, ""));
     reload(s, ROOT);
 
     // Each ends (the await fails the test if it never does: before the fix both outlived their keys).
@@ -104,7 +98,7 @@ class Issue23RevokedStreamsTest {
         .send().await();
     assertThat(again.statusCode()).as("the old key reconnecting").isEqualTo(401);
     // The stream whose key the reload kept is still open: a second reload that revokes it ends it too.
-    replace(f, yaml(ACME_NEW, ROOT_NEW, "  - { id: \"other\", keys: [ { sha256: \"" + hex("tk-other") + "\" } ] }\n")
+    ManifestFiles.replace(f, yaml(ACME_NEW, ROOT_NEW, "  - { id: \"other\", keys: [ { sha256: \"" + hex("tk-other") + "\" } ] }\n")
         .replace(hex(LIMITED), hex("tk-limited-rotated")));
     reload(s, ROOT_NEW);
     kept.timeout(30, TimeUnit.SECONDS).await();
@@ -120,12 +114,12 @@ class Issue23RevokedStreamsTest {
       assertThat(geocode(s, LIMITED, "Paris " + k).statusCode()).isEqualTo(200);
     }
     assertThat(geocode(s, LIMITED, "Paris 3").statusCode()).isEqualTo(429);
-    replace(f, yaml(ACME, ROOT, "  - { id: \"other\", keys: [ { sha256: \"" + hex("tk-other") + "\" } ] }\n"));
+    ManifestFiles.replace(f, yaml(ACME, ROOT, "  - { id: \"other\", keys: [ { sha256: \"" + hex("tk-other") + "\" } ] }\n"));
     reload(s, ROOT);
     HttpResponse<Buffer> after = geocode(s, LIMITED, "Paris 4");
     assertThat(after.statusCode()).as("after the reload: %s", after.bodyAsString()).isEqualTo(429);
     // A reload that changes the tenant's own limit gives it the new limit's full bucket.
-    replace(f, yaml(ACME, ROOT, "").replace("burst: 2", "burst: 3"));
+    ManifestFiles.replace(f, yaml(ACME, ROOT, "").replace("burst: 2", "burst: 3"));
     reload(s, ROOT);
     assertThat(geocode(s, LIMITED, "Paris 5").statusCode()).isEqualTo(200);
   }

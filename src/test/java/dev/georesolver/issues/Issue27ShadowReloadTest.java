@@ -1,6 +1,7 @@
 package dev.georesolver.issues;
 
 import dev.georesolver.support.FakeProvider;
+import dev.georesolver.support.ManifestFiles;
 import dev.georesolver.support.Stack;
 import dev.georesolver.support.TestState;
 import dev.georesolver.config.KeyDigest;
@@ -15,7 +16,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Clock;
 import java.util.HexFormat;
 import java.util.Map;
@@ -42,12 +42,6 @@ class Issue27ShadowReloadTest {
             + "shadow: { sample_rate: " + rate + ", max_per_s: 1000 }\n").yaml();
   }
 
-  private static void replace(Path f, String yaml) throws Exception {
-    Path tmp = f.resolveSibling(f.getFileName() + ".tmp");
-    Files.writeString(tmp, yaml);
-    Files.move(tmp, f, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-  }
-
   private static HttpResponse<Buffer> get(Stack s, String path) {
     return s.client.get(s.port, "localhost", path).putHeader("Authorization", "Bearer " + ROOT).send().await();
   }
@@ -58,7 +52,7 @@ class Issue27ShadowReloadTest {
     FakeProvider primary = FakeProvider.start(vertx, json(generic(2.35, 48.85, "EPSG:4326", 0.95))).await();
     FakeProvider second = FakeProvider.start(vertx, json(generic(2.351, 48.85, "EPSG:4326", 0.9))).await();
     Path f = Files.createTempFile("georesolver-27-reload", ".yaml");
-    replace(f, yaml(primary, second, 0.0));
+    ManifestFiles.replace(f, yaml(primary, second, 0.0));
     Stack s = Stack.deployFile(vertx, f, Map.of("GEO_RELOAD_POLL_MS", "0"), Clock.systemUTC(), Map.of()).await();
     for (int i = 0; i < 5; i++) {
       assertThat(get(s, "/v1/geocode?q=" + (i + 1) + "%20Rue%20Oberkampf").statusCode()).isEqualTo(200);
@@ -66,7 +60,7 @@ class Issue27ShadowReloadTest {
     Thread.sleep(300);
     assertThat(second.count()).as("sampling off").isZero();
 
-    replace(f, yaml(primary, second, 1.0));
+    ManifestFiles.replace(f, yaml(primary, second, 1.0));
     HttpResponse<Buffer> r = s.client.post(s.port, "localhost", "/admin/reload").putHeader("Authorization", "Bearer " + ROOT)
         .putHeader("X-Requested-By", "test").send().await();
     assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(200);

@@ -2,6 +2,7 @@ package dev.georesolver.issues;
 
 import dev.georesolver.config.KeyDigest;
 import dev.georesolver.support.FakeProvider;
+import dev.georesolver.support.ManifestFiles;
 import dev.georesolver.support.Stack;
 import dev.georesolver.support.TestState;
 import io.vertx.core.Vertx;
@@ -16,7 +17,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Clock;
 import java.util.HexFormat;
 import java.util.Map;
@@ -56,12 +56,6 @@ class Issue27WorstDisagreementsTest {
             + "shadow: { sample_rate: 1.0, max_per_s: 1000 }\n").yaml();
   }
 
-  private static void replace(Path f, String yaml) throws Exception {
-    Path tmp = f.resolveSibling(f.getFileName() + ".tmp");
-    Files.writeString(tmp, yaml);
-    Files.move(tmp, f, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-  }
-
   private static HttpResponse<Buffer> get(Stack s, String key, String path) {
     return s.client.get(s.port, "localhost", path).putHeader("Authorization", "Bearer " + key).send().await();
   }
@@ -73,7 +67,7 @@ class Issue27WorstDisagreementsTest {
     FakeProvider primary = FakeProvider.start(vertx, json(generic(2.35, 48.85, "EPSG:4326", 0.95))).await();
     FakeProvider second = FakeProvider.start(vertx, json(generic(2.36, 48.85, "EPSG:4326", 0.9))).await();
     Path f = Files.createTempFile("georesolver-27-worst", ".yaml");
-    replace(f, yaml(primary, second, true));
+    ManifestFiles.replace(f, yaml(primary, second, true));
     Stack s = Stack.deployFile(vertx, f, Map.of("GEO_RELOAD_POLL_MS", "0"), Clock.systemUTC(), Map.of()).await();
     for (int i = 1; i <= 3; i++) {
       assertThat(get(s, ACME, "/v1/geocode?q=" + i + "%20Rue%20Oberkampf").statusCode()).isEqualTo(200);
@@ -109,7 +103,7 @@ class Issue27WorstDisagreementsTest {
     assertThat(admin.encode()).doesNotContain("Rivoli");
     assertThat(get(s, ROOT, "/v1/shadow").bodyAsString()).as("the aggregate view holds no address").doesNotContain("Oberkampf");
 
-    replace(f, yaml(primary, second, false));
+    ManifestFiles.replace(f, yaml(primary, second, false));
     HttpResponse<Buffer> r = s.client.post(s.port, "localhost", "/admin/reload").putHeader("Authorization", "Bearer " + ROOT)
         .putHeader("X-Requested-By", "test").send().await();
     assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(200);
