@@ -11,6 +11,7 @@ import dev.georesolver.cli.Main;
 import dev.georesolver.bus.Addresses;
 import dev.georesolver.bus.Codecs;
 import dev.georesolver.bus.Node;
+import dev.georesolver.bus.ReplayView;
 import dev.georesolver.cache.DedupeVerticle;
 import dev.georesolver.ladder.Ladders;
 import dev.georesolver.cache.IndexVerticle;
@@ -277,13 +278,15 @@ public final class GeoResolver extends VerticleBase {
     // The cached-index rung reads its own node's index (its lookups never leave the node), so a tier node has one too.
     boolean indexHere = index && (o.runs(Role.CHAIN) || o.runs(Role.TIERS));
     var idem = manifest.routing().idempotency();
+    // This node's replay store as the chains read it: the dedupe verticle publishes it, the chains answer replays from it.
+    ReplayView replays = new ReplayView();
     Future<?> deployed = startTracing();
     if (o.runs(Role.STATE)) {
       deployed = deployed.compose(v -> deployState());
     }
     if (o.runs(Role.CHAIN)) {
       deployed = deployed.compose(v -> child(new DedupeVerticle(idem, manifest.routing().margins(), o.redisUrl(), o.clock(),
-          () -> o.ticker().nanoTime(), metrics)));
+          () -> o.ticker().nanoTime(), metrics).replays(replays)));
     }
     if (indexHere) {
       deployed = deployed.compose(v -> child(new IndexVerticle(idem, o.redisUrl(), o.clock(), metrics)));
@@ -305,7 +308,7 @@ public final class GeoResolver extends VerticleBase {
       // Listening before the chains sample anything.
       deployed = deployed.compose(v -> child(new ShadowVerticle(live, o.clock(), o.ticker(), metrics)));
       deployed = deployed.compose(v -> children(() -> new ChainVerticle(live, o.clock(), o.ticker(), metrics, index, owesDebts)
-          .tracing(tracing), o.chainInstances()));
+          .tracing(tracing).replays(replays), o.chainInstances()));
     }
     if (o.runs(Role.STATE)) {
       deployed = deployed.compose(v -> deployReconciler());

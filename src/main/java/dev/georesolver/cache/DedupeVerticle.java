@@ -1,5 +1,6 @@
 package dev.georesolver.cache;
 
+import dev.georesolver.bus.ReplayView;
 import dev.georesolver.bus.StoredEntry;
 import dev.georesolver.redis.GuardedRedis;
 import dev.georesolver.bus.Addresses;
@@ -64,6 +65,8 @@ public final class DedupeVerticle extends VerticleBase {
   private final Metrics metrics;
   private MemoryStore l1;
   private SharedStore shared;
+  /** Where the chains read L1 without asking (published once started, withdrawn at stop). */
+  private ReplayView replays = new ReplayView();
   /** The write-behind to the state store (memory store only), or null. */
   private WriteBuffer<CacheWrites.Idem> behind;
 
@@ -108,6 +111,15 @@ public final class DedupeVerticle extends VerticleBase {
     this.cacheTicker = cacheTicker;
   }
 
+  /**
+   * Publishes L1 on {@code replays} once started, so the chains answer replays without a claim
+   * (a read-only view; this verticle stays its only writer). Call before deploying.
+   */
+  public DedupeVerticle replays(ReplayView replays) {
+    this.replays = replays;
+    return this;
+  }
+
   @Override
   public Future<?> start() {
     l1 = new MemoryStore(cfg.maxEntries(), cfg.maxBytes(), Math.max(cfg.ttlSeconds(), cfg.degradedTtlSeconds()) * 1000, cacheTicker);
@@ -118,7 +130,8 @@ public final class DedupeVerticle extends VerticleBase {
         bus.<DedupeClaim>localConsumer(Addresses.DEDUPE_CLAIM, this::onClaim).completion(),
         bus.<DedupeComplete>localConsumer(Addresses.DEDUPE_COMPLETE, this::onComplete).completion(),
         bus.<JsonObject>consumer(Addresses.CORRECTIONS, m -> onCorrection(m.body())).completion(),
-        bus.localConsumer(Addresses.DEDUPE_STATUS, m -> status().onSuccess(m::reply)).completion()));
+        bus.localConsumer(Addresses.DEDUPE_STATUS, m -> status().onSuccess(m::reply)).completion()))
+        .onSuccess(v -> replays.publish(l1::peek));
   }
 
   /**
@@ -164,6 +177,7 @@ public final class DedupeVerticle extends VerticleBase {
 
   @Override
   public Future<?> stop() {
+    replays.withdraw();
     return shared.close();
   }
 

@@ -12,6 +12,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.locks.StampedLock;
 
 /**
  * The bounded in-process idempotency store: served answers by key, each with its own TTL (degraded
@@ -36,7 +37,13 @@ import java.util.Map;
  * for its age alone; its stored-at is unchanged. A record larger than one array is not kept.
  * Entries past {@code longestTtlMs} (by the ticker) read as absent.
  *
- * <p>Not thread-safe: owned by one verticle (the dedupe verticle) and used on its context only.
+ * <p><b>One writer, any number of readers.</b> {@link #get}, {@link #put} and {@link #size} are
+ * the owner's (the dedupe verticle, on its context only): they change the store and take its write
+ * lock, uncontended. {@link #peek} may be called from any thread (the chains, on their own event
+ * loops): an optimistic read under a {@link StampedLock} that changes nothing and answers null
+ * whenever it could not read a consistent record — the owner wrote meanwhile, the record has
+ * expired, or it sits where the owner's next read would give it its second chance — so a reader
+ * that gets null asks the owner instead.
  */
 public final class MemoryStore {
 
@@ -86,6 +93,8 @@ public final class MemoryStore {
   /** Strings kept once: code = index; a record refers to them by code. */
   private final List<String> shared = new ArrayList<>();
   private final Map<String, Integer> sharedCodes = new HashMap<>();
+  /** Held for writing by the owner's every call; {@link #peek} reads optimistically and validates. */
+  private final StampedLock lock = new StampedLock();
 
   /**
    * @param maxEntries the most answers kept
@@ -114,8 +123,17 @@ public final class MemoryStore {
     this.positions = new long[initial];
   }
 
-  /** The stored entry, or null. */
+  /** The stored entry, or null. The owner's: may drop an expired entry or move a hot one to the front. */
   public StoredEntry get(String key) {
+    long stamp = lock.writeLock();
+    try {
+      return getLocked(key);
+    } finally {
+      lock.unlockWrite(stamp);
+    }
+  }
+
+  private StoredEntry getLocked(String key) {
     byte[] k = key.getBytes(StandardCharsets.UTF_8);
     int h = hash(key);
     int slot = find(h, k);
@@ -131,14 +149,83 @@ public final class MemoryStore {
       return null;
     }
     StoredEntry e = decode(seg, off);
-    if (nearlyFull() && pos - tail < (head - tail) / 8) {
-      put(key, e); // second chance: a hot answer read near the end of the ring moves to its front
+    if (secondChanceDue(pos)) {
+      putLocked(key, e); // second chance: a hot answer read near the end of the ring moves to its front
     }
     return e;
   }
 
-  /** Stores an entry, replacing any under the same key. */
+  /**
+   * The stored entry, read from any thread without changing anything; null when there is none, or
+   * when this read could not be sure of it (a write by the owner overlapped it, the entry expired,
+   * or the owner's read would move it to the front): the caller then asks the owner ({@link #get}).
+   * Never throws for a torn read, and never allocates more than one record's bytes.
+   */
+  public StoredEntry peek(String key) {
+    long stamp = lock.tryOptimisticRead();
+    if (stamp == 0) {
+      return null;
+    }
+    StoredEntry e;
+    try {
+      e = peekUnlocked(key);
+    } catch (RuntimeException torn) {
+      e = null; // the owner moved the record under this read; validate fails below
+    }
+    return lock.validate(stamp) ? e : null;
+  }
+
+  /** {@link #getLocked} without its changes, every length checked before it is used (the bytes may be mid-write). */
+  private StoredEntry peekUnlocked(String key) {
+    byte[] k = key.getBytes(StandardCharsets.UTF_8);
+    int h = hash(key);
+    long[] pos1 = positions;
+    int[] hs = hashes;
+    if (hs.length != pos1.length) {
+      return null;
+    }
+    int mask = pos1.length - 1;
+    long found = -1;
+    for (int i = h & mask, probes = 0; pos1[i] != 0 && probes < pos1.length; i = (i + 1) & mask, probes++) {
+      if (hs[i] == h && keyEquals(pos1[i] - 1, k)) {
+        found = pos1[i] - 1;
+        break;
+      }
+    }
+    if (found < 0) {
+      return null;
+    }
+    byte[] seg = segment(found);
+    int off = offset(found);
+    int len = getInt(seg, off + LENGTH);
+    if (len < HEADER || off + len > seg.length
+        || ticker.read() - getLong(seg, off + WRITTEN_NS) > longestTtlNs || secondChanceDue(found)) {
+      return null;
+    }
+    int keyLen = getInt(seg, off + KEY_LEN);
+    int stableLen = getInt(seg, off + STABLE_LEN);
+    if (keyLen < 0 || stableLen < 0 || (long) HEADER + keyLen + stableLen > len) {
+      return null;
+    }
+    return decode(seg, off);
+  }
+
+  /** Whether the record at {@code pos} is read near the end of a nearly full ring: the owner's read moves it to the front. */
+  private boolean secondChanceDue(long pos) {
+    return nearlyFull() && pos - tail < (head - tail) / 8;
+  }
+
+  /** Stores an entry, replacing any under the same key. The owner's. */
   public void put(String key, StoredEntry entry) {
+    long stamp = lock.writeLock();
+    try {
+      putLocked(key, entry);
+    } finally {
+      lock.unlockWrite(stamp);
+    }
+  }
+
+  private void putLocked(String key, StoredEntry entry) {
     byte[] k = key.getBytes(StandardCharsets.UTF_8);
     int h = hash(key);
     int old = find(h, k);

@@ -19,6 +19,7 @@ import dev.georesolver.bus.Role;
 import dev.georesolver.normalize.AddressKeys;
 import dev.georesolver.bus.RequestValidator;
 import dev.georesolver.bus.ResolveReply;
+import dev.georesolver.bus.ReplayView;
 import dev.georesolver.bus.ResolveRequest;
 import dev.georesolver.bus.ResolveResult;
 import dev.georesolver.bus.TierReply;
@@ -113,6 +114,8 @@ public final class ChainVerticle extends VerticleBase {
   private final boolean owesDebts;
   /** Walk and rung spans; off unless {@link #tracing} says otherwise. */
   private Tracing tracing = Tracing.off();
+  /** This node's replay store, read-only: replays answered here; misses claimed from the dedupe verticle. */
+  private ReplayView replays = new ReplayView();
   /** This node: which messages stay on it. */
   private Node node;
   /** The country a query names, as a constraint on every rung; {@link CountryCheck#OFF} until the gazetteer is loaded. */
@@ -178,6 +181,16 @@ public final class ChainVerticle extends VerticleBase {
   /** Records walk and rung spans with {@code tracing} (default {@link Tracing#off()}); before deploying. */
   public ChainVerticle tracing(Tracing tracing) {
     this.tracing = tracing;
+    return this;
+  }
+
+  /**
+   * Answers replays from {@code replays}, this node's replay store as the dedupe verticle publishes
+   * it, without the round trip to that verticle; a request the view cannot answer is claimed as
+   * before. Default: a view that answers nothing (every request claims). Call before deploying.
+   */
+  public ChainVerticle replays(ReplayView replays) {
+    this.replays = replays;
     return this;
   }
 
@@ -407,10 +420,14 @@ public final class ChainVerticle extends VerticleBase {
     if (left <= 0) {
       return Future.succeededFuture(DedupeVerdict.BYPASS);
     }
-    String claims = s.acceptedClaims().get(intent.name());
+    DedupeClaim c = new DedupeClaim(key, coalesceKey, intent.maxCacheAgeMs(), s.acceptedClaims().get(intent.name()));
+    DedupeVerdict replay = replays.replay(c, clock.millis());
+    if (replay != null) {
+      return Future.succeededFuture(replay);
+    }
     DeliveryOptions o = node.to(Addresses.DEDUPE_CLAIM).setSendTimeout(left).addHeader(Addresses.DEADLINE_HEADER, Long.toString(left));
     return vertx.eventBus()
-        .<DedupeVerdict>request(Addresses.DEDUPE_CLAIM, new DedupeClaim(key, coalesceKey, intent.maxCacheAgeMs(), claims), o)
+        .<DedupeVerdict>request(Addresses.DEDUPE_CLAIM, c, o)
         .map(Message::body)
         .otherwise(t -> {
           log.debug("dedupe unavailable ({}); walking without it", t.getMessage());
