@@ -85,7 +85,7 @@ final class EmbeddedResolver implements Resolver {
    * starting. Not ready by then (every breaker forced open, say), it goes on: the rows are then
    * answered as they would be. Blocks: the command's own thread.
    */
-  private static void awaitReady(Vertx vertx) {
+  static void awaitReady(Vertx vertx) {
     long until = System.nanoTime() + READY_WAIT_MS * 1_000_000L;
     while (System.nanoTime() < until) {
       try {

@@ -6,7 +6,8 @@ package dev.georesolver.cli;
  * <table>
  *   <caption>exit statuses</caption>
  *   <tr><td>{@value #OK}</td><td>resolved; every batch row resolved; the manifest is valid</td></tr>
- *   <tr><td>{@value #NOT_RESOLVED}</td><td>refused (no rung could answer); some batch rows refused, invalid or failed</td></tr>
+ *   <tr><td>{@value #NOT_RESOLVED}</td><td>refused (no rung could answer); some batch rows refused, invalid or failed; a
+ *       {@code validate --simulate} case broke the budget, replay idempotency or residency</td></tr>
  *   <tr><td>{@value #USAGE}</td><td>bad flags, an invalid manifest, an unreadable or unrecognised input file, a request the
  *       resolver rejects as invalid, a key the server refuses</td></tr>
  *   <tr><td>{@value #UNAVAILABLE}</td><td>no answer could be had: the server unreachable or failing, the ladder unable to
@@ -18,7 +19,7 @@ public final class Exit {
 
   /** Resolved; all rows resolved; valid. */
   public static final int OK = 0;
-  /** Refused, or some batch rows not resolved. */
+  /** Refused, or some batch rows not resolved, or a simulated case failed. */
   public static final int NOT_RESOLVED = 1;
   /** Usage or configuration. */
   public static final int USAGE = 2;
