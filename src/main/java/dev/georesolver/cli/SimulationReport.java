@@ -67,8 +67,8 @@ final class SimulationReport {
    * One case's outcome.
    *
    * @param name the case
-   * @param answeredBy how many requests each rung answered ({@code refused}, {@code misconfigured},
-   *     {@code unanswered} for the others), most first
+   * @param answeredBy per group (by label, in plan order), how many of its requests each rung
+   *     answered ({@code refused}, {@code misconfigured}, {@code unanswered} for the others), most first
    * @param p99Ms the 99th percentile of the elapsed times, ms
    * @param budgetMs the budget, ms
    * @param replays replay checks made, and how many were idempotent
@@ -76,10 +76,12 @@ final class SimulationReport {
    * @param violations residency violations, each naming the tenant and the rung
    * @param unserved strict tenants no in-region rung answered
    */
-  record CaseResult(String name, Map<String, Integer> answeredBy, long p99Ms, long budgetMs, int replays, int replaysIdempotent,
+  record CaseResult(String name, Map<String, Map<String, Integer>> answeredBy, long p99Ms, long budgetMs, int replays, int replaysIdempotent,
       List<String> replayProblems, List<String> violations, List<String> unserved) {
     CaseResult {
-      answeredBy = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(answeredBy));
+      Map<String, Map<String, Integer>> copy = new LinkedHashMap<>();
+      answeredBy.forEach((g, counts) -> copy.put(g, java.util.Collections.unmodifiableMap(new LinkedHashMap<>(counts))));
+      answeredBy = java.util.Collections.unmodifiableMap(copy);
       replayProblems = List.copyOf(replayProblems);
       violations = List.copyOf(violations);
       unserved = List.copyOf(unserved);
@@ -139,13 +141,11 @@ final class SimulationReport {
    */
   static CaseResult judge(SimulationPlan plan, String name, List<Sample> samples, List<Replay> replays,
       Map<String, Set<String>> received) {
-    Map<String, Integer> counts = new TreeMap<>();
-    for (Sample s : samples) {
-      counts.merge(s.resolved() ? s.source() + (s.replayed() ? " (replay)" : "") : s.status(), 1, Integer::sum);
+    Map<String, Map<String, Integer>> answeredBy = new LinkedHashMap<>();
+    for (int g = 0; g < plan.groups().size(); g++) {
+      int gi = g;
+      answeredBy.put(plan.groups().get(g).label(), counts(samples.stream().filter(s -> s.group() == gi).toList()));
     }
-    Map<String, Integer> answeredBy = counts.entrySet().stream()
-        .sorted(Map.Entry.<String, Integer>comparingByValue(Comparator.reverseOrder()).thenComparing(Map.Entry.comparingByKey()))
-        .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, (a, b) -> a, LinkedHashMap::new));
     long p99 = percentile(samples.stream().map(Sample::elapsedMs).toList(), 99);
     List<String> violations = new ArrayList<>();
     List<String> unserved = new ArrayList<>();
@@ -166,6 +166,17 @@ final class SimulationReport {
         .map(r -> plan.groups().get(r.group()).label() + ": " + r.why()).toList();
     int ok = (int) replays.stream().filter(Replay::idempotent).count();
     return new CaseResult(name, answeredBy, p99, plan.budgetMs(), replays.size(), ok, replayProblems, violations, unserved);
+  }
+
+  /** How many of {@code samples} each rung answered (the status for the unresolved), most first, then by name. */
+  static Map<String, Integer> counts(List<Sample> samples) {
+    Map<String, Integer> counts = new TreeMap<>();
+    for (Sample s : samples) {
+      counts.merge(s.resolved() ? s.source() + (s.replayed() ? " (replay)" : "") : s.status(), 1, Integer::sum);
+    }
+    return counts.entrySet().stream()
+        .sorted(Map.Entry.<String, Integer>comparingByValue(Comparator.reverseOrder()).thenComparing(Map.Entry.comparingByKey()))
+        .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, (a, b) -> a, LinkedHashMap::new));
   }
 
   /**
@@ -213,7 +224,7 @@ final class SimulationReport {
     for (CaseResult r : results) {
       rows.add(new String[] {
           r.name(),
-          r.answeredBy().entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", ")),
+          answered(r.answeredBy()),
           r.p99Ms() + " / " + r.budgetMs(),
           r.idempotent() ? "yes (" + r.replays() + ")" : "NO (" + r.replaysIdempotent() + "/" + r.replays() + ")",
           r.residencyOk() ? "ok" : r.violations().isEmpty() ? "UNSERVED" : "VIOLATED (" + r.violations().size() + ")",
@@ -242,6 +253,15 @@ final class SimulationReport {
     return lines;
   }
 
+  /** {@code rung n, rung n} for one group; {@code group: rung n; group: rung n} for several. */
+  static String answered(Map<String, Map<String, Integer>> byGroup) {
+    return byGroup.entrySet().stream()
+        .map(e -> (byGroup.size() > 1 ? e.getKey() + ": " : "")
+            + (e.getValue().isEmpty() ? "nothing sent"
+                : e.getValue().entrySet().stream().map(c -> c.getKey() + " " + c.getValue()).collect(Collectors.joining(", "))))
+        .collect(Collectors.joining("; "));
+  }
+
   private static String pad(String s, int w) {
     return s + " ".repeat(w - s.length());
   }
@@ -251,7 +271,11 @@ final class SimulationReport {
     JsonArray cases = new JsonArray();
     for (CaseResult r : results) {
       JsonObject answered = new JsonObject();
-      r.answeredBy().forEach(answered::put);
+      r.answeredBy().forEach((g, counts) -> {
+        JsonObject c = new JsonObject();
+        counts.forEach(c::put);
+        answered.put(g, c);
+      });
       cases.add(new JsonObject().put("case", r.name()).put("answered_by", answered).put("p99_ms", r.p99Ms())
           .put("within_budget", r.withinBudget()).put("replays", r.replays()).put("replays_idempotent", r.replaysIdempotent())
           .put("residency_ok", r.residencyOk()).put("violations", new JsonArray(r.violations()))
