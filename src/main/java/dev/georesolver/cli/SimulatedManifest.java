@@ -1,6 +1,7 @@
 package dev.georesolver.cli;
 
-import dev.georesolver.provider.AdapterRegistry;
+import dev.georesolver.config.Manifest;
+import dev.georesolver.config.TierConfig;
 import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
@@ -39,21 +40,24 @@ final class SimulatedManifest {
    * The simulated manifest's text.
    *
    * @param yaml the user's manifest, valid
+   * @param user the same, as loaded (which of its rungs are local)
    * @param standIns per remote rung name, its stand-in's base URL ({@code http://127.0.0.1:port})
    * @throws IllegalArgumentException when a remote rung has no stand-in or an endpoint is not a URL
    */
   @SuppressWarnings("unchecked")
-  static String rewrite(String yaml, Map<String, String> standIns) {
+  static String rewrite(String yaml, Manifest user, Map<String, String> standIns) {
+    java.util.Set<String> local = new java.util.HashSet<>(user.routing().tiers().stream().filter(TierConfig::local)
+        .map(TierConfig::name).toList());
     LoaderOptions options = new LoaderOptions();
     options.setAllowDuplicateKeys(false);
     Map<String, Object> top = (Map<String, Object>) new Yaml(new SafeConstructor(options)).load(yaml);
     Map<String, Object> routing = (Map<String, Object>) top.get("routing");
     for (Object o : (List<Object>) routing.get("tiers")) {
       Map<String, Object> tier = (Map<String, Object>) o;
-      if (AdapterRegistry.isLocal(String.valueOf(tier.get("adapter")))) {
+      String name = String.valueOf(tier.get("name"));
+      if (local.contains(name)) {
         continue;
       }
-      String name = String.valueOf(tier.get("name"));
       String base = standIns.get(name);
       if (base == null) {
         throw new IllegalArgumentException("no stand-in for rung " + name);

@@ -56,9 +56,12 @@ final class Simulation {
   private final SimulationPlan plan;
   private final StandIns standIns;
   private final long graceMs;
+  /** Time between two requests' starts at the paced rate, ns. */
+  private final long intervalNanos;
 
-  private Simulation(Vertx vertx, Manifest manifest, SimulationPlan plan, StandIns standIns) {
+  private Simulation(Vertx vertx, Manifest manifest, SimulationPlan plan, StandIns standIns, double rate) {
     this.vertx = vertx;
+    this.intervalNanos = (long) (1e9 / rate);
     this.manifest = manifest;
     this.plan = plan;
     this.standIns = standIns;
@@ -78,15 +81,17 @@ final class Simulation {
    *
    * @param requests requests per case, 1 to {@link SimulationPlan#MAX_REQUESTS}
    * @param concurrency requests in flight at once, 1 to {@link SimulationPlan#MAX_CONCURRENCY}
+   * @param rate requests started per second at most (the load is paced: a fallback that answers in
+   *     a millisecond does not turn the workers into a flood that only rate limits would see)
    * @throws CliException ({@link Exit#UNAVAILABLE}) when the stand-ins or the resolver cannot start
    */
-  static Outcome run(Manifest user, String yaml, int requests, int concurrency) throws CliException {
+  static Outcome run(Manifest user, String yaml, int requests, int concurrency, double rate) throws CliException {
     Vertx vertx = Vertx.vertx();
     try {
       StandIns standIns = await(StandIns.start(vertx, user.routing().tiers()), "the stand-ins did not start");
       Manifest simulated;
       try {
-        simulated = ManifestLoader.parse(SimulatedManifest.rewrite(yaml, standIns.urls()), SimulatedManifest.env());
+        simulated = ManifestLoader.parse(SimulatedManifest.rewrite(yaml, user, standIns.urls()), SimulatedManifest.env());
       } catch (ManifestException | IllegalArgumentException e) {
         throw new CliException(Exit.UNAVAILABLE, "the simulated manifest is not valid (a bug): " + e.getMessage());
       }
@@ -94,7 +99,7 @@ final class Simulation {
           .withInstances(1).withRoles(Set.of(Role.CHAIN, Role.TIERS));
       await(GeoResolver.deploy(vertx, simulated, options), "the in-process resolver did not start");
       EmbeddedResolver.awaitReady(vertx);
-      Simulation s = new Simulation(vertx, simulated, SimulationPlan.of(simulated), standIns);
+      Simulation s = new Simulation(vertx, simulated, SimulationPlan.of(simulated), standIns, rate);
       await(s.warmUp(concurrency), "the warm-up did not run");
       List<CaseResult> results = new ArrayList<>();
       for (int c = 0; c < s.plan.cases().size(); c++) {
@@ -174,25 +179,38 @@ final class Simulation {
     work.sort((a, b) -> a[1] != b[1] ? Integer.compare(a[1], b[1]) : Integer.compare(a[0], b[0]));
     List<Asked> samples = Collections.synchronizedList(new ArrayList<>());
     AtomicInteger next = new AtomicInteger();
+    long start = System.nanoTime();
     List<Future<Void>> workers = new ArrayList<>();
     for (int w = 0; w < Math.min(concurrency, work.size()); w++) {
-      workers.add(worker(c, work, next, samples));
+      workers.add(worker(c, work, next, samples, start));
     }
     return Future.all(workers).map(v -> List.copyOf(samples));
   }
 
-  private Future<Void> worker(int c, List<int[]> work, AtomicInteger next, List<Asked> samples) {
+  private Future<Void> worker(int c, List<int[]> work, AtomicInteger next, List<Asked> samples, long start) {
     int n = next.getAndIncrement();
     if (n >= work.size()) {
       return Future.succeededFuture();
     }
     int g = work.get(n)[0];
     String address = SimulationPlan.address(c, g, work.get(n)[1]);
-    return ask(g, address)
+    return due(start + n * intervalNanos)
+        .compose(v -> ask(g, address))
         .compose(s -> {
           samples.add(s);
-          return worker(c, work, next, samples);
+          return worker(c, work, next, samples, start);
         });
+  }
+
+  /** Completes at {@code atNanos} (System.nanoTime), by a timer; at once when it has passed. */
+  private Future<Void> due(long atNanos) {
+    long ms = (atNanos - System.nanoTime()) / 1_000_000;
+    if (ms < 1) {
+      return Future.succeededFuture();
+    }
+    Promise<Void> p = Promise.promise();
+    vertx.setTimer(ms, id -> p.complete());
+    return p.future();
   }
 
   /** A request's address, its sample and the answer it came from (null when there was none). */

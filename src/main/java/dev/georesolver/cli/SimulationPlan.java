@@ -3,7 +3,6 @@ package dev.georesolver.cli;
 import dev.georesolver.config.Manifest;
 import dev.georesolver.config.TenantConfig;
 import dev.georesolver.config.TierConfig;
-import dev.georesolver.ladder.Residency;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -29,6 +28,8 @@ record SimulationPlan(List<String> ladder, List<Case> cases, List<Group> groups,
   static final int MAX_REQUESTS = 5_000;
   /** The most requests in flight at once. */
   static final int MAX_CONCURRENCY = 256;
+  /** The highest pace of the load, requests started per second. */
+  static final double MAX_RATE = 10_000;
 
   SimulationPlan {
     ladder = List.copyOf(ladder);
@@ -94,8 +95,9 @@ record SimulationPlan(List<String> ladder, List<Case> cases, List<Group> groups,
       TenantConfig other = null;
       for (TenantConfig t : m.tenants()) {
         if (t.strictRegion() != null) {
-          Residency r = Residency.heldTo(t.strictRegion());
-          Set<String> in = new LinkedHashSet<>(r.filter(m.enabledTiers(), m.routing()).stream().map(TierConfig::name).toList());
+          // The residency rule as the chain applies it: the rung's region (a local rung's is the deployment's) is the tenant's.
+          Set<String> in = new LinkedHashSet<>(m.enabledTiers().stream()
+              .filter(tier -> t.strictRegion().equals(m.routing().regionOf(tier))).map(TierConfig::name).toList());
           groups.add(new Group(t.id(), intentFor(m, t), t.strictRegion(), in));
         } else if (other == null) {
           other = t;

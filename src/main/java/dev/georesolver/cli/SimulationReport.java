@@ -71,8 +71,9 @@ final class SimulationReport {
    *     answered ({@code refused}, {@code misconfigured}, {@code unanswered} for the others), most first
    * @param p99Ms the 99th percentile of the elapsed times, ms
    * @param budgetMs the budget, ms
-   * @param replays replay checks made, and how many were idempotent
+   * @param replays replay checks made
    * @param replaysIdempotent of {@code replays}
+   * @param replayProblems what differed in each replay that was not idempotent, naming its group
    * @param violations residency violations, each naming the tenant and the rung
    * @param unserved strict tenants no in-region rung answered
    */

@@ -1,7 +1,6 @@
 package dev.georesolver.cli;
 
 import dev.georesolver.config.TierConfig;
-import dev.georesolver.provider.StandInBodies;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
@@ -16,8 +15,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One HTTP server on 127.0.0.1 (a free port each) per remote rung, standing in for its provider
- * during {@code validate --simulate}: every request is answered with {@link StandInBodies} in the
- * rung's own dialect after the rung's {@code typical_ms} (a timer, never a blocked event loop), and
+ * during {@code validate --simulate}: every request is answered with {@link TierConfig#standInBody} in
+ * the rung's own dialect after the rung's {@code typical_ms} (a timer, never a blocked event loop), and
  * the {@code Idempotency-Key} of every request is counted, so the simulation can tell which
  * rungs a tenant's addresses reached and whether a replay asked a provider again.
  *
@@ -42,7 +41,7 @@ final class StandIns {
     Map<String, Map<String, Integer>> received = new ConcurrentHashMap<>();
     Map<String, Future<HttpServer>> starting = new LinkedHashMap<>();
     for (TierConfig t : tiers) {
-      String body = StandInBodies.forward(t.adapter()).orElse(null);
+      String body = t.standInBody().orElse(null);
       if (body == null) {
         continue;
       }

@@ -59,6 +59,10 @@ final class ValidateCommand implements Callable<Integer> {
       description = "with --simulate: requests in flight at once, 1 to " + SimulationPlan.MAX_CONCURRENCY + " (default: ${DEFAULT-VALUE})")
   int concurrency;
 
+  @Option(names = "--rate", paramLabel = "R", defaultValue = "20",
+      description = "with --simulate: requests started per second at most, 0.1 to " + SimulationPlan.MAX_RATE + " (default: ${DEFAULT-VALUE})")
+  double rate;
+
   @Option(names = "--json", description = "with --simulate: print the report as one JSON object instead of the table")
   boolean json;
 
@@ -69,13 +73,14 @@ final class ValidateCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     String path = file != null ? file : context.env().getOrDefault("GEO_MANIFEST", Manifests.DEFAULT_PATH);
-    if (!simulate && (json || requests != 200 || concurrency != 8)) {
-      context.err().println("georesolver: --requests, --concurrency and --json go with --simulate");
+    if (!simulate && (json || requests != 200 || concurrency != 8 || rate != 20)) {
+      context.err().println("georesolver: --requests, --concurrency, --rate and --json go with --simulate");
       return Exit.USAGE;
     }
-    if (requests < 1 || requests > SimulationPlan.MAX_REQUESTS || concurrency < 1 || concurrency > SimulationPlan.MAX_CONCURRENCY) {
-      context.err().println("georesolver: --requests must be 1 to " + SimulationPlan.MAX_REQUESTS + " and --concurrency 1 to "
-          + SimulationPlan.MAX_CONCURRENCY);
+    if (requests < 1 || requests > SimulationPlan.MAX_REQUESTS || concurrency < 1 || concurrency > SimulationPlan.MAX_CONCURRENCY
+        || !(rate >= 0.1 && rate <= SimulationPlan.MAX_RATE)) {
+      context.err().println("georesolver: --requests must be 1 to " + SimulationPlan.MAX_REQUESTS + ", --concurrency 1 to "
+          + SimulationPlan.MAX_CONCURRENCY + " and --rate 0.1 to " + SimulationPlan.MAX_RATE);
       return Exit.USAGE;
     }
     Manifest m;
@@ -114,7 +119,7 @@ final class ValidateCommand implements Callable<Integer> {
     Simulation.Outcome o;
     try {
       String yaml = loaded.file() == null ? Manifests.bundled() : Files.readString(loaded.file(), StandardCharsets.UTF_8);
-      o = Simulation.run(loaded.manifest(), yaml, requests, concurrency);
+      o = Simulation.run(loaded.manifest(), yaml, requests, concurrency, rate);
     } catch (IOException e) {
       context.err().println("georesolver: cannot read manifest " + loaded.where() + ": " + e.getMessage());
       return Exit.USAGE;

@@ -3,6 +3,7 @@ package dev.georesolver.config;
 import dev.georesolver.geo.Claim;
 import dev.georesolver.provider.AdapterRegistry;
 import dev.georesolver.provider.SchemaMode;
+import dev.georesolver.provider.StandInBodies;
 
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -10,6 +11,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
@@ -271,5 +273,19 @@ public final class TierConfig extends Settings {
   /** Whether this rung is the cached-index rung itself ({@code adapter: cached_index}). */
   public boolean isCachedIndex() {
     return AdapterRegistry.CACHED_INDEX.equals(adapter());
+  }
+
+  /** Whether this rung is answered in-process (a local adapter: no endpoint, no connection). */
+  public boolean local() {
+    return AdapterRegistry.isLocal(adapter());
+  }
+
+  /**
+   * The body a stand-in for this rung answers a forward lookup with, in its provider's own dialect
+   * ({@link StandInBodies}): what {@code validate --simulate} serves in the provider's place. Empty
+   * for a local rung, which needs no stand-in.
+   */
+  public Optional<String> standInBody() {
+    return StandInBodies.forward(adapter());
   }
 }

@@ -19,7 +19,7 @@ class SimulatedManifestTest {
   @DisplayName("endpoints point at the stand-ins with their paths kept, every rung enabled by the dummy credential, the rest unchanged")
   void rewrite() throws Exception {
     String yaml = Files.readString(Path.of("conf/manifest.yaml"));
-    String sim = SimulatedManifest.rewrite(yaml, Map.of("primary_commercial", "http://127.0.0.1:1001", "osm_nominatim", "http://127.0.0.1:1002"));
+    String sim = SimulatedManifest.rewrite(yaml, ManifestLoader.parse(yaml, Map.of()), Map.of("primary_commercial", "http://127.0.0.1:1001", "osm_nominatim", "http://127.0.0.1:1002"));
     Manifest m = ManifestLoader.parse(sim, SimulatedManifest.env());
     assertThat(m.disabledTiers()).isEmpty();
     assertThat(m.enabledTiers()).extracting(TierConfig::name)
@@ -38,12 +38,13 @@ class SimulatedManifestTest {
   @DisplayName("tenant keys become distinct digests nobody holds, and a remote rung without a stand-in is refused")
   void tenants() throws Exception {
     String yaml = Files.readString(Path.of("src/test/resources/simulate/strict-eu-deployment.yaml"));
-    String sim = SimulatedManifest.rewrite(yaml, Map.of("eu_geocoder", "http://127.0.0.1:1", "primary_commercial", "http://127.0.0.1:2"));
+    Manifest user = ManifestLoader.parse(yaml, Map.of());
+    String sim = SimulatedManifest.rewrite(yaml, user, Map.of("eu_geocoder", "http://127.0.0.1:1", "primary_commercial", "http://127.0.0.1:2"));
     Manifest m = ManifestLoader.parse(sim, SimulatedManifest.env());
     assertThat(m.tenants()).hasSize(2);
     assertThat(sim).doesNotContain("ACME_API_KEY").doesNotContain("/run/secrets");
     assertThat(m.tenants().get(0).strictRegion()).isEqualTo("eu");
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> SimulatedManifest.rewrite(yaml, Map.of()))
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> SimulatedManifest.rewrite(yaml, user, Map.of()))
         .hasMessageContaining("no stand-in for rung eu_geocoder");
   }
 }

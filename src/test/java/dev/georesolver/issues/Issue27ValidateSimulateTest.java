@@ -97,4 +97,17 @@ class Issue27ValidateSimulateTest {
     assertThat(euOpen.getString("case")).isEqualTo("eu_geocoder forced open");
     assertThat(euOpen.getJsonObject("answered_by").getJsonObject("acme").fieldNames()).containsOnly("world_gazetteer");
   }
+
+  /** The simulation's options without {@code --simulate}, or out of their bounds, are a usage error (exit 2), nothing run. */
+  @Test
+  @DisplayName("--json, --requests, --concurrency, --rate need --simulate and stay in bounds")
+  void optionsNeedSimulate() {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    try (PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8); PrintStream o = new PrintStream(new ByteArrayOutputStream())) {
+      assertThat(Cli.run(new String[] {"validate", "--json", "conf/manifest.yaml"}, Map.of(), o, e)).isEqualTo(2);
+      assertThat(Cli.run(new String[] {"validate", "--simulate", "--requests", "0", "conf/manifest.yaml"}, Map.of(), o, e)).isEqualTo(2);
+      assertThat(Cli.run(new String[] {"validate", "--simulate", "--rate", "0", "conf/manifest.yaml"}, Map.of(), o, e)).isEqualTo(2);
+    }
+    assertThat(err.toString(StandardCharsets.UTF_8)).contains("go with --simulate").contains("--rate 0.1 to");
+  }
 }
