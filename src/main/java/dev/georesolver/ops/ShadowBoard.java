@@ -1,5 +1,8 @@
 package dev.georesolver.ops;
 
+import dev.georesolver.shadow.PairKey;
+import dev.georesolver.shadow.PairSummary;
+import dev.georesolver.shadow.ShadowFormatException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -10,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.regex.Pattern;
 
 /**
  * The shadow figures as the dashboard's agreement matrix: the merged view the shadow verticle
@@ -32,8 +34,9 @@ import java.util.regex.Pattern;
  * per intent (metres, null when none was both found). Shares are rounded to four decimals.
  *
  * <p>Whatever the view holds, what is served stays bounded: at most {@value #MAX_PAIRS} pairs are
- * read, a pair whose names are not rung names (1 to 64 of {@code [A-Za-z0-9_.:-]}) or whose counts
- * are not non-negative integers is left out, and so is a view that is not one.
+ * read, each by the shadow core's reader ({@link PairSummary#fromMap}); a pair it refuses (names
+ * that are not rung names, counts that are not whole numbers or contradict each other) is left
+ * out, and so is a view that is not one.
  *
  * <p>Not thread-safe: confine to one verticle.
  */
@@ -45,8 +48,6 @@ public final class ShadowBoard {
   public static final int MAX_PAIRS = 512;
   /** The longest reason kept for {@code unavailable}, characters. */
   public static final int MAX_DETAIL = 200;
-
-  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}");
 
   private JsonObject last;
 
@@ -89,15 +90,17 @@ public final class ShadowBoard {
     Map<String, Cell> cells = new LinkedHashMap<>();
     Set<String> named = new TreeSet<>();
     for (int i = 0; i < Math.min(pairs.size(), MAX_PAIRS); i++) {
-      Pair p = Pair.read(pairs.getValue(i));
-      if (p != null && p.samples > 0) {
-        cells.computeIfAbsent(p.served + "\n" + p.shadow, k -> new Cell(p.served, p.shadow)).add(p);
-        named.add(p.served);
-        named.add(p.shadow);
+      PairSummary p = read(pairs.getValue(i), i);
+      if (p != null && p.samples() > 0) {
+        String served = p.key().served();
+        String shadowRung = p.key().shadow();
+        cells.computeIfAbsent(served + "\n" + shadowRung, k -> new Cell(served, shadowRung)).add(p);
+        named.add(served);
+        named.add(shadowRung);
       }
     }
     Set<String> rungs = new LinkedHashSet<>();
-    ladder.stream().filter(ShadowBoard::isName).forEach(rungs::add);
+    ladder.stream().filter(PairKey::isName).forEach(rungs::add);
     rungs.addAll(named);
     long samples = 0;
     JsonArray out = new JsonArray();
@@ -132,52 +135,17 @@ public final class ShadowBoard {
     return now.equals(before) ? null : e.copy();
   }
 
-  static boolean isName(String s) {
-    return s != null && NAME.matcher(s).matches();
-  }
-
-  /** One element of the view's {@code pairs}, as far as the matrix reads it. */
-  private record Pair(String served, String shadow, String intent, long samples, long bothFound, long disagreed,
-      long within, Double p50, Double p90) {
-
-    /** The pair, or null when it is not one. */
-    static Pair read(Object element) {
-      if (!(element instanceof JsonObject o)) {
-        return null;
-      }
-      String served = name(o.getValue("served"));
-      String shadow = name(o.getValue("shadow"));
-      String intent = name(o.getValue("intent"));
-      long samples = count(o.getValue("samples"));
-      long both = count(o.getValue("both_found"));
-      long servedOnly = count(o.getValue("served_only"));
-      long shadowOnly = count(o.getValue("shadow_only"));
-      long within = o.getValue("within_count") instanceof JsonObject wc ? count(wc.getValue(Integer.toString(WITHIN_M))) : -1;
-      if (served == null || shadow == null || intent == null || served.equals(shadow)
-          || samples < 0 || both < 0 || servedOnly < 0 || shadowOnly < 0 || within < 0
-          || both + servedOnly + shadowOnly > samples || within > both) {
-        return null;
-      }
-      JsonObject d = o.getValue("distance_m") instanceof JsonObject j ? j : null;
-      return new Pair(served, shadow, intent, samples, both, servedOnly + shadowOnly, within,
-          d == null ? null : metres(d.getValue("p50")), d == null ? null : metres(d.getValue("p90")));
-    }
-
-    private static String name(Object v) {
-      return v instanceof String s && isName(s) ? s : null;
-    }
-
-    /** A non-negative integer count, or -1. */
-    private static long count(Object v) {
-      if (v instanceof Integer || v instanceof Long) {
-        long n = ((Number) v).longValue();
-        return n >= 0 ? n : -1;
-      }
-      return -1;
-    }
-
-    private static Double metres(Object v) {
-      return v instanceof Number n && n.doubleValue() >= 0 && Double.isFinite(n.doubleValue()) ? n.doubleValue() : null;
+  /**
+   * One element of the view's {@code pairs}, read by the shadow core's own reader
+   * ({@link PairSummary#fromMap}, which checks every figure against the others), or null when it is
+   * not a pair or pairs a rung with itself.
+   */
+  private static PairSummary read(Object element, int at) {
+    try {
+      PairSummary p = PairSummary.fromMap(element, "pairs[" + at + "]");
+      return p.key().served().equals(p.key().shadow()) ? null : p;
+    } catch (ShadowFormatException notAPair) {
+      return null;
     }
   }
 
@@ -185,7 +153,7 @@ public final class ShadowBoard {
   private static final class Cell {
     final String served;
     final String shadow;
-    final List<Pair> intents = new ArrayList<>();
+    final List<PairSummary> intents = new ArrayList<>();
     long samples;
     long bothFound;
     long disagreed;
@@ -196,19 +164,20 @@ public final class ShadowBoard {
       this.shadow = shadow;
     }
 
-    void add(Pair p) {
+    void add(PairSummary p) {
       intents.add(p);
-      samples += p.samples;
-      bothFound += p.bothFound;
-      disagreed += p.disagreed;
-      within += p.within;
+      samples += p.samples();
+      bothFound += p.bothFound();
+      disagreed += p.servedOnly() + p.shadowOnly();
+      within += p.within().count(WITHIN_M);
     }
 
     JsonObject toJson() {
       JsonArray perIntent = new JsonArray();
-      for (Pair p : intents) {
-        perIntent.add(new JsonObject().put("intent", p.intent).put("samples", p.samples).put("both_found", p.bothFound)
-            .put("p50_m", p.p50).put("p90_m", p.p90));
+      for (PairSummary p : intents) {
+        PairSummary.Distances d = p.distanceM();
+        perIntent.add(new JsonObject().put("intent", p.key().intent()).put("samples", p.samples()).put("both_found", p.bothFound())
+            .put("p50_m", d == null ? null : d.p50()).put("p90_m", d == null ? null : d.p90()));
       }
       return new JsonObject()
           .put("served", served)

@@ -73,7 +73,7 @@ class PackageGraphTest {
           "tier", "web")),
       entry("corrections", Set.of("bus", "config", "metrics", "reconcile", "state", "tenant", "web")),
       entry("jobs", Set.of("batch", "bus", "config", "geo", "normalize", "tenant", "web")),
-      entry("ops", Set.of("bus", "config", "geo", "metrics", "reload", "tenant")),
+      entry("ops", Set.of("bus", "config", "geo", "metrics", "reload", "shadow", "tenant")),
       entry("ingress", Set.of("bus", "compat", "config", "deadline", "geo", "metrics", "reload", "tenant", "trace", "web"))));
 
   /** Packages that may import any other: they compose the parts. */

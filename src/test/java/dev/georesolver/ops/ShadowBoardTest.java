@@ -28,7 +28,11 @@ class ShadowBoardTest {
     return new JsonObject().put("served", served).put("shadow", shadow).put("intent", intent).put("samples", samples)
         .put("both_found", both).put("served_only", servedOnly).put("shadow_only", 0L)
         .put("within_count", new JsonObject().put("50", 0L).put("250", within).put("1000", within).put("5000", within))
-        .put("distance_m", p50 == null ? null : new JsonObject().put("p50", p50).put("p90", p90).put("p99", p90));
+        .put("distance_m", p50 == null ? null : new JsonObject().put("p50", p50).put("p90", p90).put("p99", p90))
+        .put("label_samples", 0L)
+        .put("latency_ms", samples == 0 ? null : new JsonObject().put("served_p50", 20.0).put("shadow_p50", 30.0))
+        .put("latency_ratio", samples == 0 ? null : 1.5)
+        .put("window", samples == 0 ? null : new JsonObject().put("first_ms", 1L).put("last_ms", 2L));
   }
 
   private static JsonObject view(JsonObject... pairs) {
