@@ -12,10 +12,8 @@ import dev.georesolver.config.Manifest;
 import dev.georesolver.config.ManifestException;
 import dev.georesolver.config.ManifestLoader;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
-import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -205,12 +203,7 @@ final class Simulation {
   /** Completes at {@code atNanos} (System.nanoTime), by a timer; at once when it has passed. */
   private Future<Void> due(long atNanos) {
     long ms = (atNanos - System.nanoTime()) / 1_000_000;
-    if (ms < 1) {
-      return Future.succeededFuture();
-    }
-    Promise<Void> p = Promise.promise();
-    vertx.setTimer(ms, id -> p.complete());
-    return p.future();
+    return ms < 1 ? Future.succeededFuture() : vertx.timer(ms).mapEmpty();
   }
 
   /** A request's address, its sample and the answer it came from (null when there was none). */
@@ -226,18 +219,17 @@ final class Simulation {
       o.addHeader(Addresses.TENANT_HEADER, group.tenant());
     }
     long start = System.nanoTime();
-    Promise<Asked> done = Promise.promise();
-    vertx.eventBus().<JsonObject>request(Addresses.RESOLVE, body, o).map(Message::body).onComplete(ar -> {
-      long ms = (System.nanoTime() - start) / 1_000_000;
-      if (ar.succeeded()) {
-        done.complete(new Asked(address, sample(g, ms, ar.result()), ar.result()));
-      } else {
-        boolean misconfigured = ar.cause() instanceof ReplyException re && re.failureCode() == FailureCode.MISCONFIGURED.code();
-        done.complete(new Asked(address, new Sample(g, ms, misconfigured ? "misconfigured" : SimulationReport.UNANSWERED,
-            null, false, List.of(), null), null));
-      }
-    });
-    return done.future();
+    return vertx.eventBus().<JsonObject>request(Addresses.RESOLVE, body, o)
+        .map(m -> new Asked(address, sample(g, msSince(start), m.body()), m.body()))
+        .otherwise(t -> {
+          boolean misconfigured = t instanceof ReplyException re && re.failureCode() == FailureCode.MISCONFIGURED.code();
+          return new Asked(address, new Sample(g, msSince(start), misconfigured ? "misconfigured" : SimulationReport.UNANSWERED,
+              null, false, List.of(), null), null);
+        });
+  }
+
+  private static long msSince(long startNanos) {
+    return (System.nanoTime() - startNanos) / 1_000_000;
   }
 
   private static Sample sample(int g, long ms, JsonObject a) {

@@ -35,6 +35,11 @@ import java.util.concurrent.Callable;
         "exit 1 when a case breaks the budget, replay idempotency or a strict tenant's residency."})
 final class ValidateCommand implements Callable<Integer> {
 
+  /** The simulation's defaults, written once: the options' defaults and the check that they go with --simulate. */
+  private static final int REQUESTS = 200;
+  private static final int CONCURRENCY = 8;
+  private static final int RATE = 20;
+
   private final Cli.Context context;
 
   @Parameters(index = "0", arity = "0..1", paramLabel = "MANIFEST",
@@ -51,15 +56,15 @@ final class ValidateCommand implements Callable<Integer> {
       + "in its region; exit 1 when a case fails. No network, no credentials, no Redis")
   boolean simulate;
 
-  @Option(names = "--requests", paramLabel = "N", defaultValue = "200",
+  @Option(names = "--requests", paramLabel = "N", defaultValue = "" + REQUESTS,
       description = "with --simulate: requests per case, 1 to " + SimulationPlan.MAX_REQUESTS + " (default: ${DEFAULT-VALUE})")
   int requests;
 
-  @Option(names = "--concurrency", paramLabel = "N", defaultValue = "8",
+  @Option(names = "--concurrency", paramLabel = "N", defaultValue = "" + CONCURRENCY,
       description = "with --simulate: requests in flight at once, 1 to " + SimulationPlan.MAX_CONCURRENCY + " (default: ${DEFAULT-VALUE})")
   int concurrency;
 
-  @Option(names = "--rate", paramLabel = "R", defaultValue = "20",
+  @Option(names = "--rate", paramLabel = "R", defaultValue = "" + RATE,
       description = "with --simulate: requests started per second at most, 0.1 to " + SimulationPlan.MAX_RATE + " (default: ${DEFAULT-VALUE})")
   double rate;
 
@@ -73,7 +78,7 @@ final class ValidateCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     String path = file != null ? file : context.env().getOrDefault("GEO_MANIFEST", Manifests.DEFAULT_PATH);
-    if (!simulate && (json || requests != 200 || concurrency != 8 || rate != 20)) {
+    if (!simulate && (json || requests != REQUESTS || concurrency != CONCURRENCY || rate != RATE)) {
       context.err().println("georesolver: --requests, --concurrency, --rate and --json go with --simulate");
       return Exit.USAGE;
     }

@@ -43,6 +43,7 @@ import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,9 +51,12 @@ import org.slf4j.LoggerFactory;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.ArrayDeque;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -319,7 +323,7 @@ public final class ShadowVerticle extends VerticleBase {
 
   /** The tenants whose manifest entry allows keeping their worst disagreements, with their bounds. */
   private static Map<String, WorstKept.Limits> keepWorst(Manifest m) {
-    Map<String, WorstKept.Limits> out = new java.util.HashMap<>();
+    Map<String, WorstKept.Limits> out = new HashMap<>();
     for (TenantConfig t : m.tenants()) {
       TenantConfig.KeepWorst k = t.shadowKeepWorst();
       if (k != null) {
@@ -329,24 +333,18 @@ public final class ShadowVerticle extends VerticleBase {
     return Map.copyOf(out);
   }
 
-  /** What was asked, as a kept case shows it: the address as given, its components, or "lat,lon". */
+  /** What was asked, as a kept case shows it: the address as given (structured components joined), or "lat,lon". */
   private static String queryOf(ResolveRequest q) {
-    if (q.direction() == Direction.REVERSE) {
-      return q.lat() + "," + q.lon();
-    }
-    if (q.text() != null && !q.text().isBlank()) {
-      return q.text();
-    }
-    return q.components() == null ? "" : q.components().toString();
+    return q.direction() == Direction.REVERSE ? q.lat() + "," + q.lon() : Objects.requireNonNullElse(q.text(), "");
   }
 
   /** {@link Addresses#SHADOW_WORST}: the kept cases of the tenant asked for, or of every tenant. */
   private void onWorst(Message<JsonObject> msg) {
     revision();
     String tenant = msg.body() == null ? null : msg.body().getString("tenant");
-    var kept = worst.of(tenant == null ? null : java.util.Set.of(tenant), keepWorst, clock.millis());
+    var kept = worst.of(tenant == null ? null : Set.of(tenant), keepWorst, clock.millis());
     JsonObject tenants = new JsonObject();
-    kept.forEach((id, cases) -> tenants.put(id, new io.vertx.core.json.JsonArray(cases.stream().map(c -> (Object) c.toMap()).toList())));
+    kept.forEach((id, cases) -> tenants.put(id, new JsonArray(cases.stream().map(c -> (Object) c.toMap()).toList())));
     msg.reply(new JsonObject().put("tenants", tenants).put("node", node.id()));
   }
 
